@@ -1,0 +1,362 @@
+"""Pydantic models of the audit core: tools, findings, cases, selector answers, runs, reports."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+NO_TOOL = "NO_TOOL"
+
+# Fields of a tool that make up its definition (what a client sees and the hash covers).
+DEFINITION_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+
+
+def canonical_json(value: Any) -> str:
+    """JSON with sorted keys and no insignificant whitespace: the basis of every hash."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256_of(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    HINT = "hint"
+
+
+class Dimension(StrEnum):
+    SELECTION_ACCURACY = "selection_accuracy"
+    DISTINGUISHABILITY = "distinguishability"
+    DESCRIPTION_QUALITY = "description_quality"
+    PARAMETER_CLARITY = "parameter_clarity"
+    ARGUMENT_RELIABILITY = "argument_reliability"
+    SAFETY = "safety"
+    # Problems with the input itself (unreadable file, duplicate names); not scored.
+    INPUT = "input"
+
+
+class Mode(StrEnum):
+    SYNTHETIC = "synthetic"
+    LIVE_MODEL = "live_model"
+
+
+class Provenance(StrEnum):
+    HUMAN_FIXTURE = "human_fixture"
+    USER_DEFINED = "user_defined"
+    AI_GENERATED = "ai_generated"
+
+
+class CaseStatus(StrEnum):
+    SCORED = "scored"
+    EXPLORATORY = "exploratory"
+
+
+class CaseFamily(StrEnum):
+    POSITIVE = "positive"
+    OFF_TOPIC = "off_topic"
+    NEAR_MISS = "near_miss"
+
+
+class LineRange(BaseModel):
+    """Inclusive 1-based line range in a source file."""
+
+    model_config = ConfigDict(frozen=True)
+
+    start: int
+    end: int
+
+
+class Location(BaseModel):
+    """Where a tool was read from. `file` is as given by the caller (relative paths stay relative)."""
+
+    file: str
+    tool_lines: LineRange | None = None
+    name_lines: LineRange | None = None
+    description_lines: LineRange | None = None
+    parameter_description_lines: dict[str, LineRange] = Field(default_factory=dict)
+    # "json", "yaml", "python", "typescript", "go": how the text at these lines is quoted.
+    syntax: str = "json"
+
+
+class Tool(BaseModel):
+    """One tool definition, as an MCP client would receive it, plus where it came from."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    name: str
+    title: str | None = None
+    description: str | None = None
+    input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object"}, alias="inputSchema")
+    output_schema: dict[str, Any] | None = Field(default=None, alias="outputSchema")
+    annotations: dict[str, Any] | None = None
+    # Any other fields of the listing (_meta, icons, execution), kept verbatim but not hashed.
+    extra: dict[str, Any] = Field(default_factory=dict)
+    location: Location | None = None
+
+    def definition(self) -> dict[str, Any]:
+        """The hashed definition: DEFINITION_FIELDS that are present."""
+        out: dict[str, Any] = {"name": self.name}
+        if self.title is not None:
+            out["title"] = self.title
+        if self.description is not None:
+            out["description"] = self.description
+        out["inputSchema"] = self.input_schema
+        if self.output_schema is not None:
+            out["outputSchema"] = self.output_schema
+        if self.annotations is not None:
+            out["annotations"] = self.annotations
+        return out
+
+    def to_mcp(self) -> dict[str, Any]:
+        """The tool exactly as MCP `tools/list` lists it (definition plus the verbatim extra fields)."""
+        return {**self.definition(), **self.extra}
+
+    def definition_hash(self) -> str:
+        return sha256_of(self.definition())
+
+    def field_hashes(self) -> dict[str, str]:
+        """Hash per definition field, to say which fields changed between two versions."""
+        return {key: sha256_of(value) for key, value in self.definition().items()}
+
+    @property
+    def properties(self) -> dict[str, Any]:
+        props = self.input_schema.get("properties")
+        return props if isinstance(props, dict) else {}
+
+    @property
+    def required(self) -> list[str]:
+        req = self.input_schema.get("required")
+        return [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
+
+
+class Finding(BaseModel):
+    """One deterministic result of a rule (or of input validation). No timestamps, no absolute paths."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rule_id: str
+    severity: Severity
+    dimension: Dimension
+    message: str
+    tool: str | None = None
+    parameter: str | None = None
+    other_tool: str | None = None
+    file: str | None = None
+    line: int | None = None
+    end_line: int | None = None
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (
+            self.file or "",
+            self.tool or "",
+            self.rule_id,
+            self.parameter or "",
+            self.other_tool or "",
+            self.line or 0,
+            self.message,
+        )
+
+
+class ToolSet(BaseModel):
+    """The tools of one audit side, and the problems met while reading them."""
+
+    tools: list[Tool] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)
+    load_findings: list[Finding] = Field(default_factory=list)
+
+    def by_name(self) -> dict[str, Tool]:
+        return {t.name: t for t in self.tools}
+
+    def names(self) -> list[str]:
+        return [t.name for t in self.tools]
+
+    def to_mcp(self) -> list[dict[str, Any]]:
+        return [t.to_mcp() for t in self.tools]
+
+    def without(self, names: set[str] | frozenset[str]) -> list[Tool]:
+        return [t for t in self.tools if t.name not in names]
+
+
+class Case(BaseModel):
+    """One tool-selection test case."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    intent: str
+    expected: str  # a tool name or NO_TOOL
+    acceptable_arguments: dict[str, list[Any]] | None = None
+    provenance: Provenance
+    confidence: float = 1.0
+    status: CaseStatus = CaseStatus.SCORED
+    family: CaseFamily = CaseFamily.POSITIVE
+    # The tool the case was written for; for near-miss cases this tool is removed from the set.
+    target_tool: str | None = None
+    removed_tools: tuple[str, ...] = ()
+    note: str | None = None
+
+    @property
+    def scored(self) -> bool:
+        return self.status == CaseStatus.SCORED
+
+
+class Suite(BaseModel):
+    """A frozen set of cases; before and after audits run the identical suite (same hash)."""
+
+    cases: list[Case]
+    hash: str = ""
+
+    def model_post_init(self, __context: Any) -> None:
+        self.cases = sorted(self.cases, key=lambda c: c.id)
+        computed = sha256_of([c.model_dump(mode="json") for c in self.cases])
+        if self.hash and self.hash != computed:
+            raise ValueError("suite hash does not match its cases")
+        self.hash = computed
+
+
+class Selection(BaseModel):
+    """A selector's answer to one request."""
+
+    tool: str  # a tool name or NO_TOOL
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    confidence: float = 0.0
+    reason: str = ""
+    # Live mode: the raw answer text, token usage, latency, and an error when the answer was unusable.
+    raw: str | None = None
+    error: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+class ArgumentCheck(BaseModel):
+    """Result of checking generated arguments, in BFCL's order; `failed_check` names the first failure."""
+
+    valid: bool
+    failed_check: str | None = None
+    detail: str | None = None
+
+
+class Run(BaseModel):
+    case_id: str
+    expected: str
+    selected: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    confidence: float = 0.0
+    reason: str = ""
+    passed: bool
+    why: str
+    scored: bool = True
+    argument_check: ArgumentCheck | None = None
+    error: str | None = None
+    raw: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+class ConfusionPair(BaseModel):
+    expected: str
+    selected: str
+    count: int
+    # Share of the expected tool's scored cases that went to `selected`.
+    rate: float
+
+
+class ToolScore(BaseModel):
+    tool: str
+    score: float
+    description_quality: float
+    parameter_clarity: float
+    safety: float | None = None
+    selection_accuracy: float | None = None
+    findings: int = 0
+
+
+class DimensionScores(BaseModel):
+    selection_accuracy: float
+    distinguishability: float
+    description_quality: float
+    parameter_clarity: float
+    argument_reliability: float
+    safety: float
+
+    def as_dict(self) -> dict[str, float]:
+        return self.model_dump()
+
+
+class SelectorInfo(BaseModel):
+    mode: Mode
+    name: str
+    profile_hash: str
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+
+class ProvenanceCounts(BaseModel):
+    scored: dict[str, int] = Field(default_factory=dict)
+    exploratory: dict[str, int] = Field(default_factory=dict)
+
+
+class AuditReport(BaseModel):
+    """The result of one audit. Its JSON export is versioned (see app/render/json_export.py)."""
+
+    mode: Mode
+    selector: SelectorInfo
+    suite_hash: str
+    rules_hash: str
+    provenance: ProvenanceCounts
+    scores: DimensionScores
+    overall: float
+    findings: list[Finding]
+    runs: list[Run]
+    confusion: list[ConfusionPair]
+    tool_scores: list[ToolScore]
+    tool_hashes: dict[str, str]
+    tool_field_hashes: dict[str, dict[str, str]] = Field(default_factory=dict)
+    sources: list[str] = Field(default_factory=list)
+    cases: list[Case] = Field(default_factory=list)
+    totals: dict[str, Any] = Field(default_factory=dict)
+    notes: list[str] = Field(default_factory=list)
+
+
+class ToolChange(BaseModel):
+    tool: str
+    change: str  # "added", "removed", "changed", "renamed"
+    fields: list[str] = Field(default_factory=list)
+    renamed_from: str | None = None
+
+
+class CaseDelta(BaseModel):
+    case_id: str
+    intent: str
+    expected: str
+    provenance: Provenance
+    before_selected: str | None
+    after_selected: str | None
+    kind: str  # "regression", "improvement", "unstable", "coverage_added", "coverage_removed"
+    why: str = ""
+
+
+class Comparison(BaseModel):
+    """A before/after of two audits run on the identical suite."""
+
+    mode: Mode
+    selector: SelectorInfo
+    suite_hash: str
+    base: AuditReport
+    head: AuditReport
+    base_ref: str | None = None
+    head_ref: str | None = None
+    score_deltas: dict[str, float]
+    overall_delta: float
+    regressions: list[CaseDelta]
+    improvements: list[CaseDelta]
+    unstable: list[CaseDelta] = Field(default_factory=list)
+    coverage: list[CaseDelta] = Field(default_factory=list)
+    findings_introduced: list[Finding]
+    findings_resolved: list[Finding]
+    tool_changes: list[ToolChange]
+    notes: list[str] = Field(default_factory=list)

@@ -1,0 +1,209 @@
+"""Running a selector over a suite: the Selector protocol, per-case tool lists, and argument checks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel, ConfigDict
+
+from app.audit.models import NO_TOOL, ArgumentCheck, Case, Run, Selection, SelectorInfo, Suite, ToolSet
+
+
+class SelectionRequest(BaseModel):
+    """What a selector is given: the tools as an MCP client lists them, and one user request."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tools: list[dict[str, Any]]
+    intent: str
+    # True when the answer must come from the selector itself, not from a cache (confirmation re-runs).
+    fresh: bool = False
+
+
+class Selector(Protocol):
+    """Anything that picks a tool (or NO_TOOL) for a request. Synthetic and live selectors implement it."""
+
+    @property
+    def info(self) -> SelectorInfo: ...
+
+    def select_many(self, requests: Sequence[SelectionRequest]) -> list[Selection]:
+        """Answers in the order of `requests`. A live selector may run them concurrently."""
+        ...
+
+
+def tools_for_case(toolset: ToolSet, case: Case) -> list[dict[str, Any]]:
+    """The MCP tool list the selector sees for `case`: near-miss cases drop their removed tools."""
+    removed = set(case.removed_tools)
+    return [t.to_mcp() for t in toolset.tools if t.name not in removed]
+
+
+def runnable(toolset: ToolSet, case: Case) -> str | None:
+    """None if the case can run on this tool set, else why not (coverage that exists on one side only)."""
+    names = set(toolset.names())
+    if case.expected != NO_TOOL and case.expected not in names:
+        return f"expected tool {case.expected!r} is not in this tool set"
+    if case.target_tool and case.target_tool not in names:
+        return f"the case's target tool {case.target_tool!r} is not in this tool set"
+    return None
+
+
+def run_suite(selector: Selector, toolset: ToolSet, suite: Suite) -> list[Run]:
+    """Run every case of `suite` against `toolset`; cases that cannot run are recorded, unscored."""
+    by_name = toolset.by_name()
+    pending: list[tuple[Case, SelectionRequest]] = []
+    skipped: dict[str, str] = {}
+    for case in suite.cases:
+        reason = runnable(toolset, case)
+        if reason:
+            skipped[case.id] = reason
+        else:
+            pending.append((case, SelectionRequest(tools=tools_for_case(toolset, case), intent=case.intent)))
+    answers = selector.select_many([req for _, req in pending]) if pending else []
+    answered = {case.id: (case, sel) for (case, _), sel in zip(pending, answers, strict=True)}
+    runs: list[Run] = []
+    for case in suite.cases:
+        if case.id in skipped:
+            runs.append(
+                Run(
+                    case_id=case.id,
+                    expected=case.expected,
+                    selected="",
+                    passed=False,
+                    why=f"not run: {skipped[case.id]}",
+                    scored=False,
+                )
+            )
+            continue
+        _, sel = answered[case.id]
+        runs.append(judge(case, sel, by_name.get(sel.tool)))
+    return runs
+
+
+def judge(case: Case, sel: Selection, selected_tool: Any | None) -> Run:
+    """Pass/fail of one answer, with the reason, and the argument check when a tool was selected."""
+    if sel.error:
+        passed = False
+        why = f"selector failed: {sel.error}"
+    elif sel.tool == case.expected:
+        passed = True
+        why = "expected NO_TOOL and abstained" if case.expected == NO_TOOL else f"selected {sel.tool}"
+    elif case.expected == NO_TOOL:
+        passed = False
+        why = f"expected NO_TOOL but selected {sel.tool}"
+    elif sel.tool == NO_TOOL:
+        passed = False
+        why = f"expected {case.expected} but abstained (NO_TOOL)"
+    else:
+        passed = False
+        why = f"expected {case.expected} but selected {sel.tool}"
+    check: ArgumentCheck | None = None
+    if not sel.error and sel.tool != NO_TOOL:
+        if selected_tool is None:
+            check = ArgumentCheck(valid=False, failed_check="tool_name", detail=f"no tool named {sel.tool!r}")
+        else:
+            acceptable = case.acceptable_arguments if passed else None
+            check = check_arguments(selected_tool.input_schema, sel.arguments, acceptable)
+    return Run(
+        case_id=case.id,
+        expected=case.expected,
+        selected=sel.tool if not sel.error else "",
+        arguments=sel.arguments,
+        confidence=sel.confidence,
+        reason=sel.reason,
+        passed=passed,
+        why=why,
+        scored=case.scored,
+        argument_check=check,
+        error=sel.error,
+        raw=sel.raw,
+        usage=sel.usage,
+    )
+
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+    "null": (type(None),),
+}
+
+
+def _type_ok(value: Any, declared: Any) -> bool:
+    if declared is None:
+        return True
+    names = declared if isinstance(declared, list) else [declared]
+    for name in names:
+        kinds = _JSON_TYPES.get(name)
+        if kinds is None:
+            return True
+        if isinstance(value, bool) and name in ("integer", "number"):
+            continue
+        if name == "integer" and isinstance(value, float) and value.is_integer():
+            return True
+        if isinstance(value, kinds):
+            return True
+    return False
+
+
+def check_arguments(
+    schema: dict[str, Any], arguments: dict[str, Any], acceptable: dict[str, list[Any]] | None = None
+) -> ArgumentCheck:
+    """Check generated arguments in BFCL's order, then against the whole schema with jsonschema.
+
+    Order: required parameters present, no unexpected parameters, declared types (an integer is
+    accepted for a number), schema validity (enum members, nested shapes), then acceptable values
+    where the case gives them ("" in a list means the parameter may be left out).
+    """
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    assert isinstance(props, dict)
+    required = [r for r in schema.get("required", []) or [] if isinstance(r, str)]
+    missing = [r for r in required if r not in arguments]
+    if missing:
+        return ArgumentCheck(valid=False, failed_check="required", detail=f"missing {', '.join(missing)}")
+    open_schema = not props and schema.get("additionalProperties", True) is not False
+    if not open_schema:
+        unexpected = sorted(k for k in arguments if k not in props)
+        if unexpected:
+            return ArgumentCheck(
+                valid=False, failed_check="unexpected", detail=f"unexpected {', '.join(unexpected)}"
+            )
+    for key, value in arguments.items():
+        spec = props.get(key)
+        if isinstance(spec, dict) and not _type_ok(value, spec.get("type")):
+            return ArgumentCheck(
+                valid=False, failed_check="type", detail=f"{key}: expected {spec.get('type')}"
+            )
+    try:
+        errors = sorted(Draft202012Validator(schema).iter_errors(arguments), key=lambda e: list(e.path))
+    except Exception as exc:  # an invalid schema is reported by the rules; here it only fails the check
+        return ArgumentCheck(valid=False, failed_check="schema", detail=f"schema unusable: {exc}")
+    errors = [e for e in errors if not (e.validator == "type" and _type_ok(e.instance, e.validator_value))]
+    if errors:
+        first = errors[0]
+        path = ".".join(str(p) for p in first.path) or "(root)"
+        return ArgumentCheck(valid=False, failed_check="schema", detail=f"{path}: {first.message}"[:300])
+    if acceptable:
+        for key, values in sorted(acceptable.items()):
+            if key not in arguments:
+                if "" in values or not values:
+                    continue
+                return ArgumentCheck(valid=False, failed_check="value", detail=f"{key}: missing")
+            if not _value_acceptable(arguments[key], values):
+                return ArgumentCheck(valid=False, failed_check="value", detail=f"{key}: not an acceptable value")
+    return ArgumentCheck(valid=True)
+
+
+def _value_acceptable(value: Any, values: list[Any]) -> bool:
+    for allowed in values:
+        if allowed == value:
+            return True
+        if isinstance(allowed, str) and isinstance(value, str) and allowed.strip().lower() == value.strip().lower():
+            return True
+        if isinstance(allowed, int | float) and isinstance(value, int | float) and float(allowed) == float(value):
+            return True
+    return False

@@ -1,0 +1,42 @@
+"""The `toolchoice` command line: one typer app; each command lives in a module of app/commands/."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import typer
+
+from app.errors import ToolChoiceError
+
+app = typer.Typer(
+    name="toolchoice",
+    help="Audit LLM tool definitions: deterministic findings, tool-selection runs, scores, before/after.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+# Each module defines `register(app)`; order here is the order of `toolchoice --help`.
+COMMAND_MODULES = (
+    "app.commands.audit",
+)
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(_name).register(app)
+
+
+def main() -> None:
+    """Entry point: user errors print one line and exit 2, never a traceback."""
+    try:
+        app()
+    except ToolChoiceError as exc:
+        typer.echo(f"toolchoice: error: {exc}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        typer.echo("toolchoice: interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
