@@ -360,3 +360,32 @@ class Comparison(BaseModel):
     findings_resolved: list[Finding]
     tool_changes: list[ToolChange]
     notes: list[str] = Field(default_factory=list)
+
+
+class RuleOverride(BaseModel):
+    """A repository's change to one rule: turn it off, change its severity or its options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    severity: Severity | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class RuleIgnore(BaseModel):
+    """Silence one rule for one tool; a reason is required and shown in reports."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rule: str
+    tool: str
+    reason: str = Field(min_length=1)
+
+
+class RuleSettings(BaseModel):
+    """`rules:` in the config. In YAML an override may be written `TC101: off` (see app/config.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    overrides: dict[str, RuleOverride] = Field(default_factory=dict)
+    ignore: list[RuleIgnore] = Field(default_factory=list)
