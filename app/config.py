@@ -1,0 +1,259 @@
+"""The repository config `.github/toolchoice.yml`: model, loader with line-accurate errors, path globs."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from app.audit.models import Mode, RuleSettings, Severity
+from app.errors import ConfigError
+
+# Where the App reads the config (from the PR's base branch, so a PR cannot lower its own bar).
+CONFIG_PATH = ".github/toolchoice.yml"
+
+# Files that usually hold tool definitions; `**/` also matches the repository root.
+DEFAULT_PATHS = (
+    "**/tools.json",
+    "**/tools.yaml",
+    "**/tools.yml",
+    "**/*.tools.json",
+    "**/tools/list.json",
+)
+
+
+class DefinitionFormat(StrEnum):
+    AUTO = "auto"
+    MCP = "mcp"
+    OPENAI = "openai"
+    ANTHROPIC = "anthropic"
+
+
+class CommentPolicy(StrEnum):
+    ALWAYS = "always"  # comment on every PR, also when no tool definitions changed
+    ON_CHANGE = "on_change"  # comment only when a PR changes tool definitions
+    NEVER = "never"  # check run only
+
+
+class Thresholds(BaseModel):
+    """When the check run fails. Without any threshold the check never fails on scores."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    min_score: float | None = Field(
+        default=None, ge=0, le=100, description="Fail when the head's overall score is below this (0-100)."
+    )
+    max_drop: float | None = Field(
+        default=None, ge=0, le=100, description="Fail when the overall score drops by more than this many points."
+    )
+    fail_on_regression: bool = Field(
+        default=False, description="Fail when any scored case passed on the base and fails on the head."
+    )
+
+
+class RepoConfig(BaseModel):
+    """Every key is optional; an empty or missing file means these defaults."""
+
+    model_config = ConfigDict(extra="forbid", title="ToolChoice repository config (.github/toolchoice.yml)")
+
+    paths: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_PATHS),
+        min_length=1,
+        description="Globs of tool-definition files, relative to the repository root; `**/` matches any depth.",
+    )
+    format: DefinitionFormat = Field(
+        default=DefinitionFormat.AUTO,
+        description="Format of the definition files; auto detects MCP, OpenAI or Anthropic per file.",
+    )
+    mode: Mode = Field(
+        default=Mode.SYNTHETIC,
+        description="synthetic (deterministic simulator, no model) or live_model (a model the operator allows).",
+    )
+    model: str | None = Field(
+        default=None, min_length=1, description="live_model only: one of the models the operator allows."
+    )
+    concurrency: int | None = Field(
+        default=None, ge=1, le=64, description="live_model only: parallel requests to the model."
+    )
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+    comment: CommentPolicy = Field(default=CommentPolicy.ON_CHANGE, description="When to post the sticky PR comment.")
+    suggestions: bool = Field(default=True, description="Include suggested description rewrites.")
+    rules: RuleSettings = Field(
+        default_factory=RuleSettings,
+        description="Rule overrides (`TC101: off` or {enabled, severity, options}) and ignores with reasons.",
+    )
+    cases: str | None = Field(
+        default=None, min_length=1, description="Path of a file of user-defined cases, relative to the repository root."
+    )
+    drafts: bool = Field(default=False, description="Also review draft pull requests.")
+
+    @field_validator("paths")
+    @classmethod
+    def _paths_are_relative(cls, value: list[str]) -> list[str]:
+        for glob in value:
+            if not glob.strip():
+                raise ValueError("a path glob is empty")
+            if glob.startswith("/"):
+                raise ValueError(f"{glob!r} must be relative to the repository root (no leading /)")
+        return value
+
+    def matches(self, path: str) -> bool:
+        """True when the repository path `path` is a tool-definition file by these `paths` globs."""
+        return any(glob_regex(glob).fullmatch(path) for glob in self.paths)
+
+
+@cache
+def glob_regex(glob: str) -> re.Pattern[str]:
+    """A gitignore-like glob as a regex: `**/` any directories (or none), `*` and `?` within a segment."""
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:[^/]*/)*")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif glob[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(glob[i]))
+            i += 1
+    return re.compile("".join(out))
+
+
+_SHORT_OFF = {False, "off", "disabled", "false"}
+_SHORT_ON = {True, "on", "enabled", "true"}
+_SEVERITIES = {s.value for s in Severity}
+
+
+def _expand_short_overrides(data: dict[str, Any]) -> None:
+    """`rules.overrides.TC101: off` -> {enabled: false}; `: on` -> {enabled: true}; `: warning` -> severity."""
+    rules = data.get("rules")
+    overrides = rules.get("overrides") if isinstance(rules, dict) else None
+    if not isinstance(overrides, dict):
+        return
+    for rule_id, value in list(overrides.items()):
+        key = value.lower() if isinstance(value, str) else value
+        if isinstance(key, bool | str) and key in _SHORT_OFF:
+            overrides[rule_id] = {"enabled": False}
+        elif isinstance(key, bool | str) and key in _SHORT_ON:
+            overrides[rule_id] = {"enabled": True}
+        elif isinstance(key, str) and key in _SEVERITIES:
+            overrides[rule_id] = {"severity": key}
+
+
+def _dotted(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _node_for(root: yaml.Node, loc: tuple[int | str, ...]) -> tuple[yaml.Node, bool]:
+    """The deepest YAML node along `loc`, and whether the whole path was found."""
+    node = root
+    for part in loc:
+        child: yaml.Node | None = None
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(part):
+                    child = value_node
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+            child = node.value[part]
+        if child is None:
+            return node, False
+        node = child
+    return node, True
+
+
+def _key_node(root: yaml.Node, loc: tuple[int | str, ...]) -> yaml.Node | None:
+    parent, found = _node_for(root, loc[:-1])
+    if found and isinstance(parent, yaml.MappingNode):
+        for key_node, _ in parent.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(loc[-1]):
+                return key_node
+    return None
+
+
+def _check_duplicate_keys(node: yaml.Node, name: str, path: str = "") -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = str(key_node.value)
+            where = f"{path}.{key}" if path else key
+            if key in seen:
+                raise ConfigError(f"{where}: duplicate key", file=name, line=key_node.start_mark.line + 1, key=where)
+            seen.add(key)
+            _check_duplicate_keys(value_node, name, where)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _check_duplicate_keys(item, name, f"{path}[{index}]")
+
+
+def _problem(err: dict[str, Any]) -> str:
+    if err["type"] == "extra_forbidden":
+        return "unknown key"
+    msg = str(err["msg"])
+    return msg.removeprefix("Value error, ")
+
+
+def load_config(name: str, *, text: str) -> RepoConfig:
+    """Parse and validate a config file's text; raises ConfigError naming the key, the line and the problem."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise ConfigError(f"not valid YAML: {exc.problem or exc}", file=name, line=line) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"not valid YAML: {exc}", file=name) from None
+    if data is None or root is None:
+        return RepoConfig()
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"the top level must be a mapping of keys, not {type(data).__name__}",
+            file=name,
+            line=root.start_mark.line + 1,
+        )
+    _check_duplicate_keys(root, name)
+    _expand_short_overrides(data)
+    try:
+        return RepoConfig.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(p for p in err["loc"] if p != "[key]")
+        key = _dotted(loc)
+        if err["type"] == "extra_forbidden":
+            node = _key_node(root, loc) or _node_for(root, loc)[0]
+        else:
+            node = _node_for(root, loc)[0]
+        raise ConfigError(f"{key}: {_problem(err)}", file=name, line=node.start_mark.line + 1, key=key) from None
+
+
+def config_json_schema() -> dict[str, Any]:
+    """The JSON Schema of the YAML file (shipped as app/schemas/toolchoice-config.schema.json)."""
+    schema = RepoConfig.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://toolchoice.dev/schemas/toolchoice-config.schema.json"
+    # The YAML allows the short form `TC101: off` (or on, or a severity) for an override.
+    override_ref = {"$ref": "#/$defs/RuleOverride"}
+    short = {
+        "anyOf": [
+            override_ref,
+            {"type": "boolean"},
+            {"enum": sorted(_SHORT_OFF - {False} | _SHORT_ON - {True} | _SEVERITIES)},
+        ]
+    }
+    schema["$defs"]["RuleSettings"]["properties"]["overrides"]["additionalProperties"] = short
+    return schema
