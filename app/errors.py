@@ -1,16 +1,16 @@
 """The ToolChoice exception tree. Every exception tells the user what to fix.
 
-    ToolChoiceError                 base; `str(e)` is a message for the user
-    ├── InputError                  a file or value we were given is wrong (CLI exit 2)
-    │   ├── DefinitionError         tool definitions that cannot be read (file, line, tool)
-    │   ├── CasesError              a cases file that cannot be read
-    │   ├── ConfigError             .github/toolchoice.yml or --config is invalid (key, line)
-    │   └── RuleFileError           a rules/*.yml file breaks rules/schema.json
-    ├── CompareError                two reports that cannot be compared (mode, settings, suite)
-    ├── SelectorError               a selector cannot run (live model misconfigured, unreachable)
-    │   └── LiveModelError          the model endpoint failed after retries; never falls back
-    └── InfrastructureError         Redis, GitHub or storage failed
-        └── GitHubError             a GitHub API call failed
+ToolChoiceError                 base; `str(e)` is a message for the user
+├── InputError                  a file or value we were given is wrong (CLI exit 2)
+│   ├── DefinitionError         tool definitions that cannot be read (file, line, tool)
+│   ├── CasesError              a cases file that cannot be read
+│   ├── ConfigError             .github/toolchoice.yml or --config is invalid (key, line)
+│   └── RuleFileError           a rules/*.yml file breaks rules/schema.json
+├── CompareError                two reports that cannot be compared (mode, settings, suite)
+├── SelectorError               a selector cannot run (live model misconfigured, unreachable)
+│   └── LiveModelError          the model endpoint failed after retries; never falls back
+└── InfrastructureError         Redis, GitHub or storage failed
+    └── GitHubError             a GitHub API call failed
 """
 
 from __future__ import annotations

@@ -169,15 +169,11 @@ def check_arguments(
     if not open_schema:
         unexpected = sorted(k for k in arguments if k not in props)
         if unexpected:
-            return ArgumentCheck(
-                valid=False, failed_check="unexpected", detail=f"unexpected {', '.join(unexpected)}"
-            )
+            return ArgumentCheck(valid=False, failed_check="unexpected", detail=f"unexpected {', '.join(unexpected)}")
     for key, value in arguments.items():
         spec = props.get(key)
         if isinstance(spec, dict) and not _type_ok(value, spec.get("type")):
-            return ArgumentCheck(
-                valid=False, failed_check="type", detail=f"{key}: expected {spec.get('type')}"
-            )
+            return ArgumentCheck(valid=False, failed_check="type", detail=f"{key}: expected {spec.get('type')}")
     try:
         errors = sorted(Draft202012Validator(schema).iter_errors(arguments), key=lambda e: list(e.path))
     except Exception as exc:  # an invalid schema is reported by the rules; here it only fails the check
