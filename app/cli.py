@@ -18,7 +18,8 @@ app = typer.Typer(
 )
 
 # Each module defines `register(app)`; order here is the order of `toolchoice --help`.
-COMMAND_MODULES = ("app.commands.audit",)
+COMMAND_MODULES: tuple[str, ...] = (
+)
 
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)

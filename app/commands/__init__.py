@@ -1,0 +1,1 @@
+"""Command modules of the `toolchoice` CLI; each exposes `register(app)`."""
