@@ -19,6 +19,7 @@ app = typer.Typer(
 
 # Each module defines `register(app)`; order here is the order of `toolchoice --help`.
 COMMAND_MODULES: tuple[str, ...] = (
+    "app.commands.eval_selector",
 )
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,215 @@
+"""The synthetic selector: a deterministic heuristic that picks a tool (or NO_TOOL) for a request.
+
+Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profile"):
+
+1. Index (once per tool list, cached): each tool becomes weighted stem counts over its name and title
+   (`fields.name`), description (`fields.description`), parameter names, descriptions and enum
+   members (`fields.parameters`). Usage-boundary sentences are read apart: words of a "Use this
+   when / Use for / Useful for" sentence count with `fields.boundary` and are remembered as the
+   tool's boundary; words after "Do not use for / Don't use when / Not for" are not evidence for
+   the tool but its exclusion list.
+2. Request: its content stems (stopwords dropped). A stem listed in `words.weak` (get, find,
+   information...) weighs `words.weak_weight`, every other stem 1. Values are also found in the
+   request: quoted strings, numbers, URLs, emails, paths, dates, times, owner/name strings.
+3. Ranking: BM25 (k1, b from the profile) of the request stems against each tool, with idf taken
+   over the tool list and multiplied by the stem's weight; a tool whose exclusion list catches
+   request stems loses the matching share of its score (`decision.exclusion_penalty`).
+4. Abstention: the best-ranked tool gets a decision score
+       coverage * (share of the request's stem weight found in the tool)
+     + evidence * ln(1 + matched stem weight)
+     + parameter_evidence * (share of the request's value kinds some parameter takes)
+     + boundary_bonus * (share of the request's stem weight inside the tool's boundary sentence)
+     - exclusion_penalty * (share of matched weight that only the exclusion list explains)
+     - question_penalty * (1 if the request asks a general-knowledge question, else 0)
+   and is chosen when that reaches `decision.threshold`; otherwise the answer is NO_TOOL.
+5. Arguments: request values are matched to the chosen tool's parameters (heuristic_args.py):
+   required parameters first, only keys of the schema, integers for integer parameters.
+6. Confidence: 0.5 + 0.5 * min(distance of the decision score from the threshold / confidence.scale,
+   relative margin over the runner-up), clipped to [0, 1]. The reason names the matched words.
+
+Everything is ordered and tie-broken by position in the tool list, so the same tools and request
+give byte-identical answers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.audit.heuristic_args import Found, fill_arguments, find_values, param_kind
+from app.audit.heuristic_index import IndexCache, ToolDoc, ToolSetIndex, analysed_stems
+from app.audit.heuristic_profile import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
+from app.audit.models import NO_TOOL, Mode, Selection, SelectorInfo
+from app.audit.selection import SelectionRequest
+from app.audit.text import stem
+
+# A question asking for knowledge rather than an action: "What is...", "Who was...", "How does...".
+_QUESTION = re.compile(
+    r"^\s*(?:what|who|whom|when|where|why|which|how)\b(?:'s)?\s*(?:is|are|was|were|did|does|do|many|much)?\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(slots=True)
+class _Scored:
+    position: int
+    rank: float
+    matched: list[str]
+    decision: float
+    coverage: float
+    parameter_evidence: float
+    boundary: float
+    exclusion: float
+
+
+class SyntheticSelector:
+    """Deterministic heuristic selector; see the module docstring for the algorithm."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self._weak = frozenset(stem(w) for w in profile.words.weak)
+        self._cache = IndexCache(profile)
+
+    @classmethod
+    def from_profile(cls, path: Path | None = None) -> SyntheticSelector:
+        """Load a profile (default: the shipped selectors/synthetic.yml) and build the selector."""
+        from app.resources import selectors_dir
+
+        base = selectors_dir()
+        return cls(load_profile(path or base / PROFILE_FILE, schema_path=base / SCHEMA_FILE))
+
+    @property
+    def info(self) -> SelectorInfo:
+        return SelectorInfo(
+            mode=Mode.SYNTHETIC, name="synthetic", profile_hash=self.profile.hash, settings=self.profile.settings()
+        )
+
+    def select_many(self, requests: Sequence[SelectionRequest]) -> list[Selection]:
+        return [self.select(req.tools, req.intent) for req in requests]
+
+    def select(self, tools: list[dict[str, Any]], intent: str) -> Selection:
+        """Pick one of `tools` for `intent`, or NO_TOOL."""
+        if not tools:
+            return Selection(tool=NO_TOOL, confidence=1.0, reason="no tools offered")
+        index = self._cache.index_for(tools)
+        query = self._query(intent)
+        found = find_values(intent)
+        ranked = self._rank(index, query)
+        if not ranked:
+            return Selection(tool=NO_TOOL, confidence=1.0, reason="no word of the request appears in any tool")
+        best = self._decide(index.docs[ranked[0][0]], ranked[0], query, found, intent)
+        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+        return self._answer(index, best, runner_up, found, intent)
+
+    def _query(self, intent: str) -> dict[str, float]:
+        weak = self.profile.words.weak_weight
+        return {s: (weak if s in self._weak else 1.0) for s in dict.fromkeys(analysed_stems(intent))}
+
+    def _rank(self, index: ToolSetIndex, query: dict[str, float]) -> list[tuple[int, float, list[str]]]:
+        k1, b = self.profile.bm25.k1, self.profile.bm25.b
+        scores: dict[int, float] = {}
+        matched: dict[int, list[str]] = {}
+        for term, weight in query.items():
+            postings = index.postings.get(term)
+            if not postings:
+                continue
+            idf = index.idf(term) * weight
+            for i, tf in postings:
+                norm = k1 * (1.0 - b + b * index.docs[i].length / index.avgdl)
+                scores[i] = scores.get(i, 0.0) + idf * tf * (k1 + 1.0) / (tf + norm)
+                matched.setdefault(i, []).append(term)
+        penalty = self.profile.decision.exclusion_penalty
+        out = []
+        for i, score in scores.items():
+            excl = _exclusion_share(index.docs[i], query, matched[i])
+            out.append((i, score * max(0.0, 1.0 - penalty * excl), matched[i]))
+        out.sort(key=lambda r: (-r[1], r[0]))
+        return out
+
+    def _decide(
+        self, doc: ToolDoc, ranked: tuple[int, float, list[str]], query: dict[str, float], found: Found, intent: str
+    ) -> _Scored:
+        d = self.profile.decision
+        total = sum(query.values()) or 1.0
+        matched = ranked[2]
+        got = sum(query[t] for t in matched)
+        coverage = got / total
+        boundary = sum(query[t] for t in matched if t in doc.boundary_terms) / total
+        exclusion = _exclusion_share(doc, query, matched)
+        pev = _parameter_evidence(doc, found)
+        question = 1.0 if _QUESTION.search(intent) else 0.0
+        score = (
+            d.coverage * coverage
+            + d.evidence * math.log1p(got)
+            + d.parameter_evidence * pev
+            + d.boundary_bonus * boundary
+            - d.exclusion_penalty * exclusion
+            - d.question_penalty * question
+        )
+        return _Scored(ranked[0], ranked[1], matched, score, coverage, pev, boundary, exclusion)
+
+    def _answer(self, index: ToolSetIndex, best: _Scored, runner_up: float, found: Found, intent: str) -> Selection:
+        d = self.profile.decision
+        scale = self.profile.confidence.scale
+        doc = index.docs[best.position]
+        above = (best.decision - d.threshold) / scale
+        words_text = ", ".join(repr(t) for t in best.matched[:6])
+        evidence = f"{doc.name} matched {words_text} (coverage {best.coverage:.2f}, score {best.decision:.2f})"
+        if best.decision < d.threshold:
+            confidence = _clip(0.5 + 0.5 * min(1.0, -above))
+            return Selection(
+                tool=NO_TOOL,
+                confidence=confidence,
+                reason=f"best candidate {evidence} is below the threshold {d.threshold:.2f}",
+            )
+        margin = 1.0 if index.size == 1 or best.rank <= 0 else (best.rank - runner_up) / best.rank
+        confidence = _clip(0.5 + 0.5 * min(1.0, above, margin))
+        notes = []
+        if best.boundary > 0:
+            notes.append("fits its usage boundary")
+        if best.parameter_evidence > 0:
+            notes.append("request values fit its parameters")
+        if best.exclusion > 0:
+            notes.append("despite its exclusion clause")
+        reason = "; ".join([evidence, *notes])
+        return Selection(
+            tool=doc.name,
+            arguments=fill_arguments(doc.params, intent, found),
+            confidence=confidence,
+            reason=reason,
+        )
+
+
+def _exclusion_share(doc: ToolDoc, query: dict[str, float], matched: list[str]) -> float:
+    """Share of the request's matched weight that only the tool's "do not use for" words explain."""
+    if not doc.exclusion_terms:
+        return 0.0
+    ex = sum(w for t, w in query.items() if t in doc.exclusion_terms)
+    if ex == 0:
+        return 0.0
+    pos = sum(query[t] for t in matched)
+    return ex / (ex + pos)
+
+
+def _parameter_evidence(doc: ToolDoc, found: Found) -> float:
+    """Share of the kinds of value in the request (number, path, date...) that a parameter takes."""
+    kinds = found.kinds() - {"quoted"}
+    if not kinds or not doc.params:
+        return 0.0
+    takes: set[str] = set()
+    for p in doc.params:
+        if p.type in ("integer", "number") or p.item_type in ("integer", "number"):
+            takes.add("number")
+        elif p.type in ("string", ""):
+            kind = param_kind(p)
+            if kind:
+                takes.add(kind)
+    return len(kinds & takes) / len(kinds)
+
+
+def _clip(x: float) -> float:
+    return round(min(1.0, max(0.0, x)), 4)

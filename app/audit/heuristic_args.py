@@ -1,0 +1,213 @@
+"""Argument filling for the synthetic selector: values found in the request, matched to parameters."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from app.audit.heuristic_index import Param, analysed_stems
+from app.audit.text import stem, words
+
+_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|`([^`]+)`|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
+_URL = re.compile(r"\bhttps?://[^\s\"'<>]+", re.IGNORECASE)
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_PATH = re.compile(
+    r"(?:(?<=\s)|^)(?:~|\.{1,2})?/[\w.\-/]+|\b[A-Za-z]:\\[\w\\.\-]+"
+    r"|\b[\w\-]+\.(?:py|js|ts|json|ya?ml|txt|csv|md|log|html?|pdf|png|jpe?g|xml|sh|cfg|ini|toml)\b"
+)
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
+_DATE = re.compile(
+    r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    rf"|\b(?:{_MONTHS})[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})[a-z]*(?:,?\s+\d{{4}})?\b",
+    re.IGNORECASE,
+)
+_TIME = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b|\b\d{1,2}\s?[ap]\.?m\b", re.IGNORECASE)
+_OWNER_NAME = re.compile(r"(?<![\w/.:])[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*(?![\w/])")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\w])")
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*")
+_NEGATION = frozenset("no not without exclude excluding don dont never disable false off".split())
+
+# Parameter name stems that say which kind of value a string parameter takes.
+_KINDS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("url", frozenset({"url", "link", "uri", "endpoint", "href", "website"})),
+    ("email", frozenset({"email", "mail"})),
+    ("path", frozenset({"path", "file", "filename", "dir", "directory", "folder", "filepath"})),
+    ("date", frozenset({"date", "day", "birthday", "deadline"})),
+    ("time", frozenset({"time", "hour"})),
+    ("owner_name", frozenset({"repo", "repository", "slug"})),
+)
+# String parameters that take the request's own words when nothing more specific is found.
+_FREE_TEXT = frozenset(
+    "query q prompt text message content command input question keyword search term instruction".split()
+)
+
+
+@dataclass(slots=True)
+class Found:
+    """Values found in one request, by kind, in order of appearance."""
+
+    quoted: list[str]
+    urls: list[str]
+    emails: list[str]
+    paths: list[str]
+    dates: list[str]
+    times: list[str]
+    owner_names: list[str]
+    numbers: list[tuple[float, bool, frozenset[str]]]  # value, written as an integer, stems around it
+    propers: list[str]
+
+    def kinds(self) -> set[str]:
+        """Which kinds of value the request carries (for parameter evidence)."""
+        present = {
+            "quoted": self.quoted, "url": self.urls, "email": self.emails, "path": self.paths,
+            "date": self.dates, "time": self.times, "owner_name": self.owner_names, "number": self.numbers,
+        }  # fmt: skip
+        return {k for k, v in present.items() if v}
+
+
+def find_values(intent: str) -> Found:
+    """Quoted strings, URLs, emails, paths, dates, times, owner/name strings and numbers of a request."""
+    taken: list[tuple[int, int]] = []
+
+    def grab(pattern: re.Pattern[str], text: str) -> list[str]:
+        out = []
+        for m in pattern.finditer(text):
+            if any(s < m.end() and m.start() < e for s, e in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            out.append(m.group(0).rstrip(".,;:!?)"))
+        return out
+
+    quoted = [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(intent)]
+    urls = grab(_URL, intent)
+    emails = grab(_EMAIL, intent)
+    dates = grab(_DATE, intent)
+    times = grab(_TIME, intent)
+    paths = grab(_PATH, intent)
+    owner_names = grab(_OWNER_NAME, intent)
+    numbers: list[tuple[float, bool, frozenset[str]]] = []
+    for m in _NUMBER.finditer(intent):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        raw = m.group(0).replace("$", "").replace(",", "").rstrip("%")
+        try:
+            value = float(raw)
+        except ValueError:
+            continue
+        around = words(intent[max(0, m.start() - 40) : m.start()])[-3:] + words(intent[m.end() : m.end() + 30])[:2]
+        numbers.append((value, "." not in raw, frozenset(stem(w) for w in around)))
+    propers = [m.group(0) for m in _PROPER.finditer(intent)]
+    return Found(quoted, urls, emails, paths, dates, times, owner_names, numbers, propers)
+
+
+def param_kind(param: Param) -> str:
+    """The kind of value a string parameter takes, from its name ("" when its name says nothing)."""
+    for kind, names in _KINDS:
+        if param.stems & names:
+            return kind
+    return ""
+
+
+def _enum_member(param: Param, intent_lower: str, intent_stems: set[str]) -> Any | None:
+    for member in sorted(param.enum, key=lambda v: -len(str(v))):
+        text = str(member).lower()
+        if not text:
+            continue
+        if re.search(rf"(?<![a-z0-9]){re.escape(text)}(?![a-z0-9])", intent_lower):
+            return member
+        member_stems = set(analysed_stems(str(member)))
+        if member_stems and member_stems <= intent_stems:
+            return member
+    return None
+
+
+def _number_for(param: Param, numbers: list[tuple[float, bool, frozenset[str]]], used: set[int]) -> int | None:
+    context = param.stems | frozenset(analysed_stems(param.description)[:6])
+    best, best_score = None, -1
+    for i, (value, as_int, around) in enumerate(numbers):
+        if i in used or (param.type == "integer" and not (as_int or value.is_integer())):
+            continue
+        score = len(context & around)
+        if score > best_score:
+            best, best_score = i, score
+    if best is None or (best_score == 0 and not param.required):
+        return None
+    return best
+
+
+def _boolean(param: Param, intent_words: list[str]) -> bool | None:
+    names = {s for s in param.stems if s not in {"is", "include", "enable", "use", "flag"}}
+    for i, w in enumerate(intent_words):
+        if stem(w) in names:
+            return not any(x in _NEGATION for x in intent_words[max(0, i - 3) : i])
+    return None
+
+
+def fill_arguments(params: list[Param], intent: str, found: Found) -> dict[str, Any]:
+    """Arguments for `params` from the request: required parameters first, only keys of the schema."""
+    intent_lower = intent.lower()
+    intent_words = [w.lower() for w in words(intent)]
+    intent_stems = {stem(w) for w in intent_words}
+    used_numbers: set[int] = set()
+    pools: dict[str, list[str]] = {
+        "url": list(found.urls), "email": list(found.emails), "path": list(found.paths),
+        "date": list(found.dates), "time": list(found.times), "owner_name": list(found.owner_names),
+        "quoted": list(found.quoted), "proper": list(found.propers),
+    }  # fmt: skip
+    args: dict[str, Any] = {}
+    for param in sorted(params, key=lambda p: not p.required):
+        value = _value_for(param, intent, intent_lower, intent_words, intent_stems, found, pools, used_numbers)
+        if value is not None:
+            args[param.name] = value
+    return {p.name: args[p.name] for p in params if p.name in args}
+
+
+def _value_for(
+    param: Param,
+    intent: str,
+    intent_lower: str,
+    intent_words: list[str],
+    intent_stems: set[str],
+    found: Found,
+    pools: dict[str, list[str]],
+    used_numbers: set[int],
+) -> Any | None:
+    if param.enum:
+        member = _enum_member(param, intent_lower, intent_stems)
+        if member is not None or not param.required:
+            return member
+        return param.default if param.has_default else param.enum[0]
+    if param.type in ("integer", "number"):
+        i = _number_for(param, found.numbers, used_numbers)
+        if i is None:
+            return param.default if param.required and param.has_default else None
+        used_numbers.add(i)
+        value = found.numbers[i][0]
+        return int(value) if param.type == "integer" or found.numbers[i][1] else value
+    if param.type == "boolean":
+        flag = _boolean(param, intent_words)
+        if flag is None and param.required:
+            return param.default if isinstance(param.default, bool) else False
+        return flag
+    if param.type == "array":
+        if param.item_type in ("integer", "number"):
+            values = [v for k, (v, _, _) in enumerate(found.numbers) if k not in used_numbers]
+            return [int(v) if param.item_type == "integer" else v for v in values] or None
+        return list(found.quoted) or None
+    if param.type in ("string", ""):
+        kind = param_kind(param)
+        for pool in (kind, "quoted") if kind else ("quoted",):
+            if pool and pools.get(pool):
+                return pools[pool].pop(0)
+        if param.stems & _FREE_TEXT:
+            return intent.strip()
+        if param.required:
+            if pools["proper"]:
+                return pools["proper"].pop(0)
+            return param.default if isinstance(param.default, str) else intent.strip()
+        return None
+    if param.type == "object" and param.required:
+        return {}
+    return None

@@ -1,0 +1,223 @@
+"""The synthetic selector's index: each tool analysed once into weighted stems, tool lists indexed once."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.audit.heuristic_profile import Profile
+from app.audit.text import STOPWORDS, stem, words
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+# "Do not use for ...", "Don't use when ...", "Not for ...", "Never call this to ...", "should not be used for".
+_EXCLUSION = re.compile(
+    r"\b(?:do not|don't|dont|never|should not|shouldn't|must not|not)\s+(?:be\s+)?"
+    r"(?:use[ds]?|call(?:ed)?|invoke[ds]?|intended|meant|suitable|for)\b",
+    re.IGNORECASE,
+)
+# "Use this when ...", "Use for ...", "Call this tool to ...", "Useful for ...", "Ideal when ...".
+_BOUNDARY = re.compile(
+    r"^\s*(?:(?:use|call|invoke)\s+(?:this|it|me)?\s*(?:tool|function|endpoint)?\s*(?:only\s+)?"
+    r"(?:when|for|to|if|whenever)|(?:useful|ideal|best|intended|designed|meant)\s+(?:for|when|to))\b",
+    re.IGNORECASE,
+)
+# Words of a boundary sentence that only say it is one.
+_BOUNDARY_WORDS = frozenset(
+    "use used call invoke tool function endpoint useful ideal best intended designed meant don dont never "
+    "not should must suitable only whenever instead".split()
+)
+
+
+def analysed_stems(text: str) -> list[str]:
+    """Content stems of `text`; numbers shorter than 3 digits carry no meaning in a tool's text."""
+    out: list[str] = []
+    for w in words(text):
+        if w in STOPWORDS or (w.isdigit() and len(w) < 3):
+            continue
+        out.append(stem(w))
+    return out
+
+
+@dataclass(slots=True)
+class Param:
+    """One parameter of a tool, as the argument filler needs it."""
+
+    name: str
+    type: str  # JSON type name, "" when not declared
+    required: bool
+    description: str = ""
+    enum: tuple[Any, ...] = ()
+    default: Any = None
+    has_default: bool = False
+    item_type: str = ""
+    stems: frozenset[str] = frozenset()
+
+
+@dataclass(slots=True)
+class ToolDoc:
+    """A tool reduced to what scoring needs."""
+
+    name: str
+    terms: dict[str, float]  # stem -> weighted term frequency over all fields
+    length: float
+    name_terms: frozenset[str]
+    boundary_terms: frozenset[str]
+    exclusion_terms: frozenset[str]  # words only found in "do not use for" sentences
+    params: list[Param] = field(default_factory=list)
+
+
+def _declared_type(spec: dict[str, Any]) -> str:
+    kind = spec.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "")
+    return kind if isinstance(kind, str) else ""
+
+
+def _params(schema: Any) -> list[Param]:
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        return []
+    required = {r for r in schema.get("required") or [] if isinstance(r, str)}
+    out: list[Param] = []
+    for pname, spec in schema["properties"].items():
+        spec = spec if isinstance(spec, dict) else {}
+        items = spec.get("items") if isinstance(spec.get("items"), dict) else {}
+        enum = spec.get("enum") if isinstance(spec.get("enum"), list) else []
+        desc = spec.get("description") if isinstance(spec.get("description"), str) else ""
+        out.append(
+            Param(
+                name=pname,
+                type=_declared_type(spec),
+                required=pname in required,
+                description=desc,
+                enum=tuple(enum),
+                default=spec.get("default"),
+                has_default="default" in spec,
+                item_type=_declared_type(items) if items else "",
+                stems=frozenset(analysed_stems(pname)),
+            )
+        )
+    return out
+
+
+def analyse_tool(tool: dict[str, Any], profile: Profile) -> ToolDoc:
+    """Weighted stems of one MCP tool dict: name, description (boundary sentences apart), parameters."""
+    weights = profile.fields
+    terms: dict[str, float] = {}
+
+    def add(stems: list[str], weight: float) -> None:
+        for s in stems:
+            terms[s] = terms.get(s, 0.0) + weight
+
+    name = str(tool.get("name") or "")
+    name_stems = analysed_stems(name)
+    title = tool.get("title") if isinstance(tool.get("title"), str) else ""
+    add(name_stems, weights.name)
+    add(analysed_stems(title), weights.name)
+    description = tool.get("description") if isinstance(tool.get("description"), str) else ""
+    boundary: set[str] = set()
+    excluded: set[str] = set()
+    for sentence in _SENTENCE.split(description):
+        if not sentence.strip():
+            continue
+        stems = analysed_stems(sentence)
+        if _EXCLUSION.search(sentence):
+            # Words after the negation are what the tool is not for; words before it still describe it.
+            cut = _EXCLUSION.search(sentence)
+            assert cut is not None
+            before = analysed_stems(sentence[: cut.start()])
+            add([s for s in before if s not in _BOUNDARY_WORDS], weights.description)
+            excluded.update(s for s in analysed_stems(sentence[cut.start() :]) if s not in _BOUNDARY_WORDS)
+        elif _BOUNDARY.search(sentence):
+            kept = [s for s in stems if s not in _BOUNDARY_WORDS]
+            add(kept, weights.boundary)
+            boundary.update(kept)
+        else:
+            add(stems, weights.description)
+    params = _params(tool.get("inputSchema"))
+    for p in params:
+        add(list(p.stems), weights.parameters)
+        add(analysed_stems(p.description), weights.parameters)
+        add([s for v in p.enum if isinstance(v, str) for s in analysed_stems(v)], weights.parameters)
+    length = sum(terms.values())
+    return ToolDoc(
+        name=name,
+        terms=terms,
+        length=length,
+        name_terms=frozenset(name_stems),
+        boundary_terms=frozenset(boundary),
+        exclusion_terms=frozenset(s for s in excluded if s not in terms),
+        params=params,
+    )
+
+
+@dataclass(slots=True)
+class ToolSetIndex:
+    """One tool list, indexed: documents, document frequencies and postings for BM25."""
+
+    docs: list[ToolDoc]
+    df: dict[str, int]
+    avgdl: float
+    postings: dict[str, list[tuple[int, float]]]
+
+    @property
+    def size(self) -> int:
+        return len(self.docs)
+
+    def idf(self, term: str) -> float:
+        """BM25's idf, kept positive: ln(1 + (N - df + 0.5) / (df + 0.5))."""
+        n = len(self.docs)
+        df = self.df.get(term, 0)
+        return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def build_index(docs: list[ToolDoc]) -> ToolSetIndex:
+    df: dict[str, int] = {}
+    postings: dict[str, list[tuple[int, float]]] = {}
+    for i, doc in enumerate(docs):
+        for term, tf in doc.terms.items():
+            df[term] = df.get(term, 0) + 1
+            postings.setdefault(term, []).append((i, tf))
+    avgdl = sum(d.length for d in docs) / len(docs) if docs else 1.0
+    return ToolSetIndex(docs=docs, df=df, avgdl=avgdl or 1.0, postings=postings)
+
+
+class IndexCache:
+    """Bounded LRU caches: analysed tools by their JSON, indexes by the tuple of their tools' JSON."""
+
+    def __init__(self, profile: Profile) -> None:
+        self._profile = profile
+        self._tools: OrderedDict[str, ToolDoc] = OrderedDict()
+        self._sets: OrderedDict[tuple[str, ...], ToolSetIndex] = OrderedDict()
+        self._last: tuple[list[dict[str, Any]], ToolSetIndex] | None = None
+
+    def index_for(self, tools: list[dict[str, Any]]) -> ToolSetIndex:
+        last = self._last
+        # Consecutive requests usually carry the same tool list; comparing is cheaper than hashing.
+        if last is not None and (last[0] is tools or last[0] == tools):
+            return last[1]
+        keys = tuple(json.dumps(t, sort_keys=True, ensure_ascii=False, default=str) for t in tools)
+        index = self._sets.get(keys)
+        if index is None:
+            index = build_index([self._doc(key, tool) for key, tool in zip(keys, tools, strict=True)])
+            self._sets[keys] = index
+            if len(self._sets) > self._profile.cache.tool_sets:
+                self._sets.popitem(last=False)
+        else:
+            self._sets.move_to_end(keys)
+        self._last = (tools, index)
+        return index
+
+    def _doc(self, key: str, tool: dict[str, Any]) -> ToolDoc:
+        doc = self._tools.get(key)
+        if doc is None:
+            doc = analyse_tool(tool, self._profile)
+            self._tools[key] = doc
+            if len(self._tools) > self._profile.cache.tools:
+                self._tools.popitem(last=False)
+        else:
+            self._tools.move_to_end(key)
+        return doc

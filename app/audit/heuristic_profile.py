@@ -1,0 +1,103 @@
+"""The synthetic selector's profile: its weights and thresholds, read from selectors/synthetic.yml."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel, ConfigDict
+
+from app.audit.models import sha256_of
+from app.errors import InputError
+
+PROFILE_FILE = "synthetic.yml"
+SCHEMA_FILE = "synthetic.schema.json"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Bm25(_Frozen):
+    k1: float
+    b: float
+
+
+class FieldWeights(_Frozen):
+    name: float
+    description: float
+    parameters: float
+    boundary: float
+
+
+class WordWeights(_Frozen):
+    weak_weight: float
+    weak: tuple[str, ...]
+
+
+class Decision(_Frozen):
+    threshold: float
+    coverage: float
+    evidence: float
+    parameter_evidence: float
+    boundary_bonus: float
+    exclusion_penalty: float
+    question_penalty: float
+
+
+class ConfidenceSettings(_Frozen):
+    scale: float
+
+
+class CacheSizes(_Frozen):
+    tool_sets: int
+    tools: int
+
+
+class Profile(_Frozen):
+    """A validated profile; `hash` is the sha256 of its canonical JSON (the file's data, not its text)."""
+
+    version: int
+    name: str
+    description: str = ""
+    bm25: Bm25
+    fields: FieldWeights
+    words: WordWeights
+    decision: Decision
+    confidence: ConfidenceSettings
+    cache: CacheSizes
+    hash: str = ""
+
+    def settings(self) -> dict[str, Any]:
+        """The weights as reported in SelectorInfo.settings (everything but the hash)."""
+        return self.model_dump(mode="json", exclude={"hash"})
+
+
+@cache
+def _validator(schema_path: Path) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8")))
+
+
+def load_profile(path: Path, *, schema_path: Path) -> Profile:
+    """Read and validate a profile file; InputError names the file and the problem."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read selector profile: {exc.strerror or exc}", file=str(path)) from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise InputError(f"selector profile is not valid YAML: {exc}", file=str(path), line=line) from exc
+    if not isinstance(data, dict):
+        raise InputError("selector profile must be a mapping", file=str(path))
+    errors = sorted(_validator(schema_path).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        first = errors[0]
+        where = "/".join(str(p) for p in first.absolute_path) or "(top level)"
+        raise InputError(f"selector profile is invalid at {where}: {first.message}", file=str(path))
+    profile = Profile.model_validate(data)
+    return profile.model_copy(update={"hash": sha256_of(profile.settings())})

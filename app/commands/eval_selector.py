@@ -1,0 +1,54 @@
+"""`toolchoice eval-selector`: run a selector on labeled case files and print its accuracy metrics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from app.audit.evaluation import evaluate_cases, load_all
+from app.audit.models import Mode
+from app.audit.selection import Selector
+
+LIVE_UNAVAILABLE = "live_model mode is not available in this installation"
+
+
+def _selector(mode: Mode, *, profile: Path | None, model: str | None, concurrency: int) -> Selector:
+    if mode == Mode.SYNTHETIC:
+        from app.audit.heuristic import SyntheticSelector
+
+        return SyntheticSelector.from_profile(profile)
+    try:
+        from app.llm.factory import build_live_selector  # type: ignore[import-not-found]
+    except ImportError:
+        typer.echo(f"toolchoice: error: {LIVE_UNAVAILABLE}", err=True)
+        raise typer.Exit(2) from None
+    selector: Selector = build_live_selector(model=model, concurrency=concurrency)
+    return selector
+
+
+def eval_selector(
+    cases: Annotated[list[Path], typer.Argument(help="Labeled case files (JSON, corpora/labeled format).")],
+    mode: Annotated[Mode, typer.Option("--mode", help="Which selector to evaluate.")] = Mode.SYNTHETIC,
+    profile: Annotated[
+        Path | None, typer.Option("--profile", help="Synthetic selector profile (default: selectors/synthetic.yml).")
+    ] = None,
+    per_file: Annotated[bool, typer.Option("--per-file", help="Also report the metrics of each file.")] = False,
+    output: Annotated[Path | None, typer.Option("--output", help="Write the JSON here instead of stdout.")] = None,
+    model: Annotated[str | None, typer.Option("--model", help="live_model: the model name.")] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="live_model: requests in flight.")] = 4,
+) -> None:
+    """Run a selector on labeled cases; print accuracy (overall, NO_TOOL, tool, per file) as JSON."""
+    loaded = load_all(cases)  # bad case files fail before any selector is built
+    selector = _selector(mode, profile=profile, model=model, concurrency=concurrency)
+    report = evaluate_cases(selector, loaded, files=cases, per_file=per_file)
+    text = report.to_json() + "\n"
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("eval-selector")(eval_selector)
