@@ -1,0 +1,269 @@
+"""One model call over the openai SDK: cached, retried with backoff honoring Retry-After, failing loudly."""
+
+from __future__ import annotations
+
+import email.utils
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import openai
+from pydantic import BaseModel
+
+from app.errors import LiveModelError
+from app.llm.cache import Cache, call_key
+from app.llm.profiles import LiveSettings, NamedSchema
+
+# Status codes worth another attempt: request timeout, lock conflict, rate limit, server errors.
+_RETRY_STATUS = frozenset({408, 409, 429})
+# Words in a 400/422 body that say the endpoint does not take a parameter we can do without.
+_FORMAT_WORDS = ("response_format", "json_schema")
+_MODEL_WORDS = ("model_not_found", "does not exist", "not found", "unknown model", "no such model")
+_DETAIL_CHARS = 300
+
+
+class Completion(BaseModel):
+    """What one call returned (or what the cache remembers of it)."""
+
+    content: str | None
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_ms: float = 0.0
+    finish_reason: str | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    response_format: str = "json_schema"
+    seed_sent: bool = True
+    attempts: int = 1
+    cached: bool = False
+
+
+def _retry_after(response: httpx.Response | None) -> float | None:
+    """Seconds the server asks us to wait (retry-after-ms, Retry-After seconds or HTTP date)."""
+    if response is None:
+        return None
+    headers = response.headers
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return max(0.0, float(value) / scale)
+        except ValueError:
+            parsed = email.utils.parsedate_to_datetime(value) if name == "retry-after" else None
+            if parsed is not None:
+                return max(0.0, parsed.timestamp() - time.time())
+    return None
+
+
+def _detail(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        text = body["message"]
+    elif isinstance(body, dict) and isinstance(body.get("error"), dict):
+        text = str(body["error"].get("message", body))
+    else:
+        text = exc.message
+    return " ".join(text.split())[:_DETAIL_CHARS]
+
+
+class ChatClient:
+    """Calls chat completions for one model on one endpoint. Thread-safe; one instance per audit."""
+
+    def __init__(
+        self,
+        client: openai.OpenAI,
+        *,
+        model: str,
+        endpoint: str,
+        settings: LiveSettings,
+        cache: Cache | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.client = client
+        self.model = model
+        self.endpoint = endpoint
+        self.settings = settings
+        self.cache = cache
+        self.sleep = sleep
+        self._lock = threading.Lock()
+        # Learned from the endpoint's first refusal; shared by the calls that follow.
+        self._json_schema_ok = True
+        self._seed_ok = settings.seed is not None
+        # Newer OpenAI models take max_completion_tokens and refuse max_tokens.
+        self._tokens_param = "max_tokens"
+        self.calls = 0
+
+    def answer_settings(self) -> dict[str, Any]:
+        """The settings that shape an answer (part of the cache key and of the report)."""
+        s = self.settings
+        return {
+            "temperature": s.temperature,
+            "seed": s.seed,
+            "max_tokens": s.max_tokens,
+            "tool_choice": s.tool_choice,
+            "strict_schema": s.strict_schema,
+        }
+
+    def complete(
+        self,
+        *,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        response: NamedSchema,
+        fresh: bool = False,
+    ) -> Completion:
+        """The answer to one call. `fresh` skips the cache (and leaves it as it was)."""
+        key = call_key(
+            endpoint=self.endpoint,
+            model=self.model,
+            settings=self.answer_settings(),
+            messages=messages,
+            tools=tools,
+            response={"name": response.name, "schema": response.schema_},
+        )
+        if self.cache is not None and not fresh:
+            hit = self.cache.get(key)
+            if hit is not None:
+                try:
+                    return Completion.model_validate({**hit, "cached": True})
+                except ValueError:
+                    pass  # an entry from an older layout: call again and overwrite it
+        done = self._call(messages=messages, tools=tools, response=response)
+        if self.cache is not None and not fresh:
+            self.cache.set(key, done.model_dump(exclude={"cached"}))
+        return done
+
+    def _request(
+        self, *, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, response: NamedSchema
+    ) -> dict[str, Any]:
+        s = self.settings
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": s.temperature,
+            self._tokens_param: s.max_tokens,
+        }
+        if tools:
+            kwargs["tools"] = tools
+            kwargs["tool_choice"] = s.tool_choice
+        if self._seed_ok:
+            kwargs["seed"] = s.seed
+        if self._json_schema_ok:
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": response.name, "schema": response.schema_, "strict": s.strict_schema},
+            }
+        else:
+            kwargs["response_format"] = {"type": "json_object"}
+        return kwargs
+
+    def _call(
+        self, *, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, response: NamedSchema
+    ) -> Completion:
+        s = self.settings
+        started = time.monotonic()
+        attempt = 0
+        while True:
+            attempt += 1
+            kwargs = self._request(messages=messages, tools=tools, response=response)
+            with self._lock:
+                self.calls += 1
+            try:
+                result = self.client.chat.completions.create(**kwargs, timeout=s.timeout_s)
+            except openai.APIStatusError as exc:
+                if self._drop_unsupported(exc, kwargs):
+                    attempt -= 1  # a changed request, not a retry
+                    continue
+                wait = self._retry_wait(exc, attempt)
+            except openai.APIConnectionError as exc:
+                wait = self._connection_wait(exc, attempt)
+            else:
+                return self._completion(result, kwargs=kwargs, started=started, attempts=attempt)
+            self.sleep(wait)
+
+    def _completion(self, result: Any, *, kwargs: dict[str, Any], started: float, attempts: int) -> Completion:
+        if not getattr(result, "choices", None):
+            raise LiveModelError(f"the model endpoint {self.endpoint} answered without choices")
+        choice = result.choices[0]
+        message = choice.message
+        calls = None
+        if getattr(message, "tool_calls", None):
+            calls = [
+                {"name": c.function.name, "arguments": c.function.arguments}
+                for c in message.tool_calls
+                if getattr(c, "function", None) is not None
+            ]
+        usage = result.usage
+        return Completion(
+            content=message.content,
+            model=result.model or self.model,
+            prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
+            completion_tokens=(usage.completion_tokens or 0) if usage else 0,
+            latency_ms=round((time.monotonic() - started) * 1000, 1),
+            finish_reason=choice.finish_reason,
+            tool_calls=calls,
+            response_format=kwargs["response_format"]["type"],
+            seed_sent="seed" in kwargs,
+            attempts=attempts,
+        )
+
+    def _drop_unsupported(self, exc: openai.APIStatusError, kwargs: dict[str, Any]) -> bool:
+        """True when the endpoint refused json_schema or seed and the call can go again without it."""
+        if exc.status_code not in (400, 422):
+            return False
+        text = f"{exc.message} {exc.body}".lower()
+        with self._lock:
+            if kwargs["response_format"]["type"] == "json_schema" and any(w in text for w in _FORMAT_WORDS):
+                self._json_schema_ok = False
+                return True
+            if "seed" in kwargs and "seed" in text:
+                self._seed_ok = False
+                return True
+            if "max_tokens" in kwargs and "max_tokens" in text and "max_completion_tokens" in text:
+                self._tokens_param = "max_completion_tokens"
+                return True
+        return False
+
+    def _retry_wait(self, exc: openai.APIStatusError, attempt: int) -> float:
+        """Seconds to wait before the next attempt, or LiveModelError when the call cannot succeed."""
+        s, status, where = self.settings, exc.status_code, self.endpoint
+        if status in (401, 403):
+            raise LiveModelError(
+                f"the model endpoint {where} refused the API key ({status}: {_detail(exc)}); check OPENAI_API_KEY"
+            ) from exc
+        if status == 404 or (status == 400 and any(w in _detail(exc).lower() for w in _MODEL_WORDS)):
+            raise LiveModelError(
+                f"the model endpoint {where} does not know model {self.model!r} ({status}: {_detail(exc)})"
+            ) from exc
+        if status not in _RETRY_STATUS and status < 500:
+            raise LiveModelError(f"the model endpoint {where} rejected the request ({status}: {_detail(exc)})") from exc
+        if attempt > s.max_retries:
+            what = "rate limited" if status == 429 else f"failing with {status}"
+            raise LiveModelError(
+                f"the model endpoint {where} kept {what} after {attempt} attempts ({_detail(exc)})"
+            ) from exc
+        asked = _retry_after(exc.response)
+        if asked is not None:
+            if asked > s.max_retry_after_s:
+                raise LiveModelError(
+                    f"the model endpoint {where} asks to wait {asked:.0f}s ({status}), more than the "
+                    f"{s.max_retry_after_s:.0f}s allowed; try again later"
+                ) from exc
+            return asked
+        return float(s.backoff_s * 2 ** (attempt - 1))
+
+    def _connection_wait(self, exc: openai.APIConnectionError, attempt: int) -> float:
+        s = self.settings
+        if attempt > s.max_retries:
+            if isinstance(exc, openai.APITimeoutError):
+                raise LiveModelError(
+                    f"the model endpoint {self.endpoint} gave no answer within {s.timeout_s:g}s ({attempt} attempts)"
+                ) from exc
+            cause = exc.__cause__ or exc
+            raise LiveModelError(
+                f"cannot reach the model endpoint {self.endpoint} after {attempt} attempts: {cause}"
+            ) from exc
+        return float(s.backoff_s * 2 ** (attempt - 1))

@@ -1,0 +1,134 @@
+"""Builds the live selector from the service's environment (never a repository's config), and estimates."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import openai
+from pydantic import BaseModel
+
+from app.errors import SelectorError
+from app.llm.cache import Cache, FileCache, RedisCache
+from app.llm.client import ChatClient
+from app.llm.profiles import LiveProfile, load_profile
+from app.llm.selector import LiveSelector, Prices
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+# The SDK reads these names itself; we read them to fail early with a clear message.
+ENV_KEY, ENV_BASE_URL = "OPENAI_API_KEY", "OPENAI_BASE_URL"
+ENV_ALLOWED, ENV_CACHE_DIR, ENV_REDIS = "TOOLCHOICE_ALLOWED_MODELS", "TOOLCHOICE_CACHE_DIR", "REDIS_URL"
+ENV_PRICE_IN, ENV_PRICE_OUT = "TOOLCHOICE_PRICE_PER_1K_INPUT", "TOOLCHOICE_PRICE_PER_1K_OUTPUT"
+# Rough size of a token in characters (English and JSON); the estimate says "about".
+CHARS_PER_TOKEN = 4
+# Fixed per-call overhead of chat formatting, in tokens.
+_CALL_OVERHEAD_TOKENS = 12
+
+
+class Estimate(BaseModel):
+    """What an audit would cost before anything is spent."""
+
+    calls: int
+    approx_prompt_tokens: int
+    approx_completion_tokens: int
+
+
+def allowed_models(env: Mapping[str, str]) -> list[str] | None:
+    """The operator's list from TOOLCHOICE_ALLOWED_MODELS, or None when any model is allowed."""
+    names = [m.strip() for m in env.get(ENV_ALLOWED, "").split(",") if m.strip()]
+    return names or None
+
+
+def check_model(model: str | None, env: Mapping[str, str]) -> str:
+    """The model to use, or SelectorError: none given, or one the operator does not allow."""
+    allowed = allowed_models(env)
+    if not model:
+        hint = f" (allowed: {', '.join(allowed)})" if allowed else ""
+        raise SelectorError(f"live_model needs a model: pass --model NAME or set `model:` in the config{hint}")
+    if allowed is not None and model not in allowed:
+        raise SelectorError(f"model {model!r} is not allowed by the operator ({ENV_ALLOWED}={','.join(allowed)})")
+    return model
+
+
+def public_endpoint(base_url: str) -> str:
+    """The base URL without credentials, query or fragment: safe for reports and cache keys."""
+    parts = urlsplit(base_url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
+def _prices(env: Mapping[str, str]) -> Prices | None:
+    raw_in, raw_out = env.get(ENV_PRICE_IN), env.get(ENV_PRICE_OUT)
+    if raw_in is None and raw_out is None:
+        return None
+    try:
+        return Prices(input_per_1k=float(raw_in or 0), output_per_1k=float(raw_out or 0))
+    except ValueError as exc:
+        raise SelectorError(f"{ENV_PRICE_IN}/{ENV_PRICE_OUT} must be numbers (got {raw_in!r}, {raw_out!r})") from exc
+
+
+def default_cache(env: Mapping[str, str]) -> Cache:
+    """Redis when REDIS_URL is set, else files under TOOLCHOICE_CACHE_DIR or ~/.cache/toolchoice."""
+    url = env.get(ENV_REDIS)
+    if url:
+        return RedisCache.from_url(url)
+    root = env.get(ENV_CACHE_DIR) or str(Path.home() / ".cache" / "toolchoice")
+    return FileCache(Path(root) / "llm")
+
+
+def build_live_selector(
+    *,
+    model: str | None,
+    concurrency: int | None = None,
+    timeout: float | None = None,
+    cache: Cache | None = None,
+    profile: LiveProfile | None = None,
+    env: Mapping[str, str] | None = None,
+) -> LiveSelector:
+    """The live selector for `model`, configured from the environment; SelectorError says what is wrong."""
+    env = os.environ if env is None else env
+    name = check_model(model, env)
+    key = env.get(ENV_KEY, "").strip()
+    if not key:
+        raise SelectorError(f"live_model needs an API key: set {ENV_KEY} (for a local server any value works)")
+    base_url = env.get(ENV_BASE_URL, "").strip() or DEFAULT_BASE_URL
+    if urlsplit(base_url).scheme not in ("http", "https"):
+        raise SelectorError(f"{ENV_BASE_URL} must be an http(s) URL (got {public_endpoint(base_url)!r})")
+    if concurrency is not None and concurrency < 1:
+        raise SelectorError(f"concurrency must be at least 1 (got {concurrency})")
+    if timeout is not None and timeout <= 0:
+        raise SelectorError(f"timeout must be positive (got {timeout})")
+    profile = profile or load_profile()
+    settings = profile.settings
+    if timeout is not None:
+        settings = settings.model_copy(update={"timeout_s": timeout})
+    bound = concurrency or settings.concurrency
+    endpoint = public_endpoint(base_url)
+    # Our own retry loop owns retries (to honor Retry-After and count attempts): the SDK's is off.
+    client = openai.OpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=settings.timeout_s)
+    store = cache if cache is not None else default_cache(env)
+    chat = ChatClient(client, model=name, endpoint=endpoint, settings=settings, cache=store)
+    return LiveSelector(
+        chat, profile=profile, concurrency=bound, prices=_prices(env), endpoint_host=urlsplit(endpoint).netloc
+    )
+
+
+def estimate_audit(*, cases: int, tools_json_chars: int, repeats: int, profile: LiveProfile | None = None) -> Estimate:
+    """Calls and approximate tokens of an audit of `cases` over a tool listing of `tools_json_chars`
+    characters, with up to `repeats` confirmation re-runs per case, before the cache is consulted."""
+    profile = profile or load_profile()
+    calls = cases * max(1, 1 + max(0, repeats))
+    prompt_chars = tools_json_chars + len(profile.system_prompt)
+    # The intent is short next to the tools; 30 tokens is a typical request.
+    per_call_prompt = math.ceil(prompt_chars / CHARS_PER_TOKEN) + _CALL_OVERHEAD_TOKENS + 30
+    # Typical answers (name, a few arguments, one sentence) are ~80 tokens; max_tokens is the ceiling.
+    per_call_completion = min(80, profile.settings.max_tokens)
+    return Estimate(
+        calls=calls,
+        approx_prompt_tokens=calls * per_call_prompt,
+        approx_completion_tokens=calls * per_call_completion,
+    )

@@ -1,0 +1,122 @@
+"""The live_model selector: each request sent to the model with the tool set, concurrently, answers in order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from app.audit.models import Mode, Selection, SelectorInfo
+from app.audit.selection import SelectionRequest
+from app.llm.answer import selection_from_answer
+from app.llm.client import ChatClient, Completion
+from app.llm.profiles import LiveProfile
+from app.llm.tools import map_tools
+
+
+class Prices(BaseModel):
+    """What the operator pays per 1,000 tokens, for the cost estimate (USD or whatever unit they use)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    input_per_1k: float
+    output_per_1k: float
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return prompt_tokens / 1000 * self.input_per_1k + completion_tokens / 1000 * self.output_per_1k
+
+
+def selection_messages(profile: LiveProfile, intent: str) -> list[dict[str, Any]]:
+    """What the model reads besides the tools: the profile's system prompt and the request, verbatim."""
+    return [{"role": "system", "content": profile.system_prompt}, {"role": "user", "content": intent}]
+
+
+class LiveSelector:
+    """Implements app.audit.selection.Selector over a ChatClient."""
+
+    def __init__(
+        self,
+        chat: ChatClient,
+        *,
+        profile: LiveProfile,
+        concurrency: int,
+        prices: Prices | None = None,
+        endpoint_host: str = "",
+    ) -> None:
+        self.chat = chat
+        self.profile = profile
+        self.concurrency = concurrency
+        self.prices = prices
+        self.endpoint_host = endpoint_host
+
+    @property
+    def info(self) -> SelectorInfo:
+        settings: dict[str, Any] = {
+            "model": self.chat.model,
+            **self.chat.answer_settings(),
+            "endpoint_host": self.endpoint_host,
+            "concurrency": self.concurrency,
+            "timeout_s": self.chat.settings.timeout_s,
+            "max_retries": self.chat.settings.max_retries,
+        }
+        if self.prices is not None:
+            settings["prices_per_1k"] = self.prices.model_dump()
+        return SelectorInfo(
+            mode=Mode.LIVE_MODEL, name=self.chat.model, profile_hash=self.profile.hash, settings=settings
+        )
+
+    def select(self, request: SelectionRequest) -> Selection:
+        """One request: map the tools, call (or read the cache), read the answer strictly."""
+        mapping = map_tools(request.tools)
+        done = self.chat.complete(
+            messages=selection_messages(self.profile, request.intent),
+            tools=mapping.tools,
+            response=self.profile.response,
+            fresh=request.fresh,
+        )
+        return selection_from_answer(
+            done.content,
+            schema=self.profile.response.schema_,
+            mapping=mapping,
+            usage=self._usage(done, aliases=mapping.aliases),
+            finish_reason=done.finish_reason,
+            tool_calls=done.tool_calls,
+        )
+
+    def _usage(self, done: Completion, *, aliases: dict[str, str]) -> dict[str, Any]:
+        usage: dict[str, Any] = {
+            "model": done.model,
+            "prompt_tokens": done.prompt_tokens,
+            "completion_tokens": done.completion_tokens,
+            "latency_ms": done.latency_ms,
+            "cached": done.cached,
+            "attempts": done.attempts,
+            "response_format": done.response_format,
+            "seed_sent": done.seed_sent,
+        }
+        if aliases:
+            usage["aliases"] = dict(sorted(aliases.items()))
+        if self.prices is not None:
+            # What this run cost now: nothing when the answer came from the cache.
+            spent = 0.0 if done.cached else self.prices.cost(done.prompt_tokens, done.completion_tokens)
+            usage["cost"] = round(spent, 6)
+        return usage
+
+    def select_many(self, requests: Sequence[SelectionRequest]) -> list[Selection]:
+        """Answers in request order; at most `concurrency` calls at once. The first infrastructure failure
+        (LiveModelError) cancels what has not started and is raised: no partial, no fallback."""
+        if not requests:
+            return []
+        if self.concurrency <= 1 or len(requests) == 1:
+            return [self.select(r) for r in requests]
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool:
+            futures = [pool.submit(self.select, r) for r in requests]
+            done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+            failed = next((f for f in futures if f in done and f.exception() is not None), None)
+            if failed is not None:
+                for f in futures:
+                    f.cancel()
+                raise failed.exception()  # type: ignore[misc]
+            return [f.result() for f in futures]

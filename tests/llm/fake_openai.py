@@ -1,0 +1,164 @@
+"""A real HTTP server on loopback speaking the OpenAI chat-completions API, answering from a script."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+API_KEY = "test-key"
+MODEL = "fake-model"
+# What the server says it ran, as a real endpoint names a dated snapshot.
+RETURNED_MODEL = "fake-model-2026-01-01"
+
+
+@dataclass
+class Reply:
+    """One scripted answer: HTTP status, JSON body (or raw text), headers, and a delay before it."""
+
+    status: int = 200
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+def completion(content: str | None, *, tool_calls: list[dict[str, Any]] | None = None, finish: str = "stop") -> Reply:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return Reply(
+        body={
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": 1767225600,
+            "model": RETURNED_MODEL,
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150},
+        }
+    )
+
+
+def answer(
+    tool: str, arguments: dict[str, Any] | None = None, *, confidence: float = 0.9, reason: str = "fits"
+) -> Reply:
+    """A well-formed selection answer naming `tool` (as sent: an alias when the name needed one)."""
+    value = {"tool": tool, "arguments": arguments or {}, "confidence": confidence, "reason": reason}
+    return completion(json.dumps(value))
+
+
+def error(status: int, message: str, *, code: str | None = None, headers: dict[str, str] | None = None) -> Reply:
+    body = {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": code}}
+    return Reply(status=status, body=body, headers=headers or {})
+
+
+@dataclass
+class Recorded:
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+def mention_handler(request: dict[str, Any]) -> Reply:
+    """Default answer: the first tool whose name appears in the user's text, else NO_TOOL."""
+    text = next((m["content"] for m in request.get("messages", []) if m.get("role") == "user"), "")
+    for tool in request.get("tools") or []:
+        name = tool["function"]["name"]
+        if name in text:
+            return answer(name, {})
+    return answer("NO_TOOL", {}, reason="nothing fits")
+
+
+class FakeOpenAI:
+    """Start with `with FakeOpenAI() as server:`; point the SDK at `server.url`.
+
+    Replies come from `script` (consumed in order) while it lasts, then from `handler(request)`.
+    Every request is recorded in `requests`. A wrong bearer key gets 401; an unknown model 404."""
+
+    def __init__(
+        self,
+        *,
+        script: list[Reply] | None = None,
+        handler: Callable[[dict[str, Any]], Reply] = mention_handler,
+        models: tuple[str, ...] = (MODEL,),
+        api_key: str = API_KEY,
+    ) -> None:
+        self.script: deque[Reply] = deque(script or [])
+        self.handler = handler
+        self.models = models
+        self.api_key = api_key
+        self.requests: list[Recorded] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    @property
+    def chat_requests(self) -> list[dict[str, Any]]:
+        return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def __enter__(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def _reply_for(self, path: str, body: dict[str, Any], auth: str) -> Reply:
+        if auth != f"Bearer {self.api_key}":
+            return error(401, "Incorrect API key provided.", code="invalid_api_key")
+        if path.endswith("/models"):
+            return Reply(body={"object": "list", "data": [{"id": m, "object": "model"} for m in self.models]})
+        if body.get("model") not in self.models:
+            return error(404, f"The model `{body.get('model')}` does not exist.", code="model_not_found")
+        with self._lock:
+            scripted = self.script.popleft() if self.script else None
+        return scripted if scripted is not None else self.handler(body)
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
+                pass
+
+            def _serve(self, body: dict[str, Any]) -> None:
+                with fake._lock:
+                    fake.requests.append(Recorded(self.path, dict(self.headers.items()), body))
+                reply = fake._reply_for(self.path, body, self.headers.get("Authorization", ""))
+                if reply.delay:
+                    time.sleep(reply.delay)
+                data = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
+                raw = data.encode("utf-8")
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(raw)))
+                    for name, value in reply.headers.items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(raw)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a timeout test)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                text = self.rfile.read(length).decode("utf-8")
+                self._serve(json.loads(text) if text else {})
+
+            def do_GET(self) -> None:
+                self._serve({})
+
+        return Handler
