@@ -1,0 +1,110 @@
+"""GitHub clients: the App (JWT) and its installations (tokens reused until they expire), errors translated."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import httpx
+from githubkit import AppAuthStrategy, AppInstallationAuthStrategy, GitHub
+from githubkit.cache import BaseCacheStrategy, RedisCacheStrategy
+from githubkit.exception import GitHubException, RequestFailed, RequestTimeout
+
+from app.errors import GitHubError
+
+T = TypeVar("T")
+
+USER_AGENT = "ToolChoice-App"
+# Per-request timeout; githubkit retries server errors itself (waits 1 s, 4 s, 9 s) on top of this.
+REQUEST_TIMEOUT_S = 20.0
+# Installation tokens and App JWTs are cached under this Redis key prefix (shared by all workers).
+TOKEN_CACHE_PREFIX = "toolchoice:githubkit"
+
+
+class GitHubApiError(GitHubError):
+    """A GitHub call that failed; `transient` says whether trying again later may succeed."""
+
+    def __init__(self, message: str, *, status: int | None = None, transient: bool = False) -> None:
+        self.status = status
+        self.transient = transient
+        super().__init__(message)
+
+
+def _is_transient(status: int | None) -> bool:
+    return status is None or status >= 500 or status in (403, 429)
+
+
+@contextmanager
+def translated(what: str) -> Iterator[None]:
+    """Turn githubkit/httpx failures into GitHubApiError naming `what` was being done."""
+    try:
+        yield
+    except RequestFailed as exc:
+        status = exc.response.status_code
+        detail = ""
+        try:
+            body = exc.response.json()
+            detail = str(body.get("message", "")) if isinstance(body, dict) else ""
+        except Exception:  # a non-JSON error body; the status says enough
+            detail = ""
+        # 403 is transient only for rate limits (GitHub says so in the message).
+        transient = _is_transient(status) and (status != 403 or "rate limit" in detail.lower())
+        raise GitHubApiError(
+            f"GitHub answered {status} to {what}{': ' + detail if detail else ''}", status=status, transient=transient
+        ) from exc
+    except RequestTimeout as exc:
+        raise GitHubApiError(f"GitHub did not answer in time to {what}", transient=True) from exc
+    except (GitHubException, httpx.TransportError) as exc:
+        raise GitHubApiError(f"GitHub request failed ({what}): {exc}", transient=True) from exc
+
+
+def call(what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    with translated(what):
+        return fn(*args, **kwargs)
+
+
+class GitHubApp:
+    """Builds githubkit clients for the App and its installations; the transport is injectable for tests."""
+
+    def __init__(
+        self,
+        *,
+        app_id: int,
+        private_key: str,
+        base_url: str = "https://api.github.com",
+        transport: httpx.BaseTransport | None = None,
+        redis: Any | None = None,
+    ) -> None:
+        self.app_id = app_id
+        self._private_key = private_key
+        self._base_url = base_url
+        self._transport = transport
+        # Tokens in Redis survive RQ's forked work horses; without Redis githubkit's in-memory cache is used.
+        self._cache: BaseCacheStrategy | None = (
+            RedisCacheStrategy(client=redis, prefix=TOKEN_CACHE_PREFIX) if redis is not None else None
+        )
+        self._installations: dict[int, GitHub[Any]] = {}
+
+    def _client(self, auth: Any) -> GitHub[Any]:
+        return GitHub(
+            auth,
+            base_url=self._base_url,
+            user_agent=USER_AGENT,
+            timeout=REQUEST_TIMEOUT_S,
+            transport=self._transport,
+            cache_strategy=self._cache,
+            http_cache=False,
+        )
+
+    def as_app(self) -> GitHub[Any]:
+        """A client authenticated with the App's JWT (for /app and installation lookups)."""
+        return self._client(AppAuthStrategy(str(self.app_id), self._private_key))
+
+    def for_installation(self, installation_id: int) -> GitHub[Any]:
+        """A client authenticated as one installation; the same client (and token) is reused per process."""
+        client = self._installations.get(installation_id)
+        if client is None:
+            auth = AppInstallationAuthStrategy(str(self.app_id), self._private_key, installation_id)
+            client = self._installations[installation_id] = self._client(auth)
+        return client
