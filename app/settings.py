@@ -24,8 +24,6 @@ class Settings(BaseSettings):
     github_api_url: str = "https://api.github.com"
     redis_url: str | None = None
     public_url: str | None = None
-    # Models a repository may name in `model:` for live_model mode (comma-separated); none means live mode is off.
-    allowed_models: str = ""
     queue_name: str = "toolchoice"
 
     @model_validator(mode="after")
@@ -43,9 +41,6 @@ class Settings(BaseSettings):
             return self.private_key_path.read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"PRIVATE_KEY_PATH {self.private_key_path}: {exc.strerror}") from None
-
-    def model_allow_list(self) -> list[str]:
-        return [m.strip() for m in self.allowed_models.split(",") if m.strip()]
 
 
 _ENV_NAMES = {"app_id": "APP_ID", "webhook_secret": "WEBHOOK_SECRET", "private_key": "PRIVATE_KEY"}

@@ -1,0 +1,334 @@
+"""Reviewing one pull request: config from base, fetch base+head definitions, audit pair, gate, render, publish."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from enum import StrEnum
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from app.audit.loader import load_definitions, merge_toolsets
+from app.audit.models import Case, Finding, Severity, ToolSet
+from app.audit.suite import load_cases
+from app.config import CONFIG_PATH, CommentPolicy, RepoConfig, load_config
+from app.errors import ConfigError, InputError, SelectorError
+from app.github.definitions import ChangedFiles, PullRequestInfo, TreeListing
+from app.github.events import external_id_for
+from app.github.publisher import Annotation, AnnotationLevel, CheckResult, Conclusion
+
+log = logging.getLogger(__name__)
+
+NO_CHANGE_SUMMARY = "No tool definitions changed in this pull request."
+_LEVELS = {Severity.ERROR: AnnotationLevel.FAILURE, Severity.WARNING: AnnotationLevel.WARNING}
+
+
+class Source(Protocol):
+    def pull_request(self, number: int) -> PullRequestInfo: ...
+    def pull_request_for_head(self, head_sha: str) -> int | None: ...
+    def merge_base(self, base_sha: str, head_sha: str) -> str: ...
+    def changed_files(self, number: int) -> ChangedFiles: ...
+    def tree(self, sha: str) -> TreeListing: ...
+    def blob_text(self, blob_sha: str, *, path: str) -> str: ...
+    def file_text(self, path: str, sha: str) -> str | None: ...
+
+
+class Sink(Protocol):
+    def start_check(self, head_sha: str, *, external_id: str, summary: str = ...) -> int: ...
+    def complete_check(self, check_run_id: int, result: CheckResult) -> None: ...
+    def find_sticky(self, number: int) -> int | None: ...
+    def upsert_comment(self, number: int, body: str, *, report_url: str | None = None) -> tuple[int, bool]: ...
+
+
+class Review(BaseModel):
+    """What the audit side produces for publishing: the comment body (no marker) and the check result."""
+
+    comment: str
+    check: CheckResult
+
+
+class Reviewer(Protocol):
+    def review(
+        self,
+        base: ToolSet,
+        head: ToolSet,
+        *,
+        config: RepoConfig,
+        user_cases: Sequence[Case],
+        base_ref: str,
+        head_ref: str,
+        notes: Sequence[str],
+        report_url: str | None,
+    ) -> Review: ...
+
+
+class Outcome(StrEnum):
+    PUBLISHED = "published"
+    NO_CHANGES = "no_changes"
+    CONFIG_INVALID = "config_invalid"
+    INPUT_INVALID = "input_invalid"
+    SUPERSEDED = "superseded"
+    SKIPPED = "skipped"
+
+
+class Target(BaseModel):
+    """The plain values a job carries."""
+
+    owner: str
+    repo: str
+    head_sha: str
+    number: int | None = None
+    base_sha: str | None = None
+
+
+class Superseded(Exception):
+    """A newer push for the same pull request arrived; this review stops quietly."""
+
+
+def annotations_for(findings: Sequence[Finding]) -> list[Annotation]:
+    """Check-run annotations for findings that have a file and a line."""
+    out: list[Annotation] = []
+    for f in findings:
+        if not f.file or not f.line:
+            continue
+        where = f" ({f.tool})" if f.tool else ""
+        out.append(
+            Annotation(
+                path=f.file,
+                start_line=f.line,
+                end_line=max(f.end_line or f.line, f.line),
+                annotation_level=_LEVELS.get(f.severity, AnnotationLevel.NOTICE),
+                message=f.message,
+                title=f"{f.rule_id}{where}",
+            )
+        )
+    return out
+
+
+def _config_change_note(base: RepoConfig, head_text: str | None) -> str:
+    """What the PR's own copy of the config would change (it takes effect only once merged)."""
+    if head_text is None:
+        return f"This pull request deletes {CONFIG_PATH}; the base branch's copy still applies."
+    try:
+        head = load_config(CONFIG_PATH, text=head_text)
+    except ConfigError as exc:
+        return f"This pull request's {CONFIG_PATH} is invalid and would not load: {exc}"
+    before, after = base.model_dump(mode="json"), head.model_dump(mode="json")
+    changed = sorted(k for k in after if before.get(k) != after.get(k))
+    if not changed:
+        return f"This pull request edits {CONFIG_PATH} without changing any setting."
+    listed = ", ".join(f"`{k}`" for k in changed)
+    return f"This pull request changes {CONFIG_PATH} ({listed}); the base branch's copy applies until it is merged."
+
+
+def _load_side(source: Source, tree: TreeListing, paths: Sequence[str], fmt: str) -> ToolSet:
+    sets = [
+        load_definitions(p, text=source.blob_text(tree.blobs[p], path=p), fmt=fmt) for p in paths if p in tree.blobs
+    ]
+    return merge_toolsets(sets) if sets else ToolSet()
+
+
+def run_review(
+    target: Target,
+    *,
+    source: Source,
+    sink: Sink,
+    reviewer: Reviewer,
+    still_current: Callable[[], bool] = lambda: True,
+    on_check_started: Callable[[int], None] = lambda _id: None,
+    report_url: str | None = None,
+) -> Outcome:
+    """Review one pull request at `target.head_sha` and publish the result. A check run, once started, is
+    always completed: with the result, `cancelled` when superseded, or `failure` with the error."""
+    number = target.number if target.number is not None else source.pull_request_for_head(target.head_sha)
+    if number is None:
+        log.info("no pull request found for %s/%s@%s; nothing to do", target.owner, target.repo, target.head_sha)
+        return Outcome.SKIPPED
+    base_sha = target.base_sha
+    draft = False
+    if base_sha is None:
+        info = source.pull_request(number)
+        base_sha, draft = info.base_sha, info.draft
+    if not still_current():
+        return Outcome.SUPERSEDED
+    external_id = external_id_for(target.owner, target.repo, number)
+    config_text = source.file_text(CONFIG_PATH, base_sha)
+    try:
+        config = load_config(CONFIG_PATH, text=config_text or "")
+    except ConfigError as exc:
+        check_id = sink.start_check(target.head_sha, external_id=external_id)
+        on_check_started(check_id)
+        summary = f"The repository config on the base branch is invalid, so nothing was reviewed.\n\n{exc}"
+        sink.complete_check(
+            check_id, CheckResult(conclusion=Conclusion.FAILURE, title=f"Invalid {CONFIG_PATH}", summary=summary)
+        )
+        return Outcome.CONFIG_INVALID
+    if draft and not config.drafts:
+        log.info("#%s is a draft and the config does not review drafts", number)
+        return Outcome.SKIPPED
+    check_id = sink.start_check(target.head_sha, external_id=external_id)
+    on_check_started(check_id)
+    try:
+        return _review_started(
+            target,
+            number,
+            base_sha,
+            config,
+            check_id,
+            source=source,
+            sink=sink,
+            reviewer=reviewer,
+            still_current=still_current,
+            report_url=report_url,
+        )
+    except Superseded:
+        sink.complete_check(
+            check_id,
+            CheckResult(
+                conclusion=Conclusion.CANCELLED,
+                title="Superseded by a newer push",
+                summary="A newer commit was pushed to this pull request; ToolChoice reviews that one instead.",
+            ),
+        )
+        return Outcome.SUPERSEDED
+    except (InputError, SelectorError) as exc:
+        sink.complete_check(
+            check_id,
+            CheckResult(
+                conclusion=Conclusion.FAILURE, title="ToolChoice could not review", summary=f"Nothing was judged: {exc}"
+            ),
+        )
+        return Outcome.INPUT_INVALID
+    except Exception as exc:
+        sink.complete_check(
+            check_id,
+            CheckResult(
+                conclusion=Conclusion.FAILURE,
+                title="ToolChoice failed",
+                summary=f"The review failed with an error: {exc}",
+            ),
+        )
+        raise
+
+
+def _review_started(
+    target: Target,
+    number: int,
+    base_sha: str,
+    config: RepoConfig,
+    check_id: int,
+    *,
+    source: Source,
+    sink: Sink,
+    reviewer: Reviewer,
+    still_current: Callable[[], bool],
+    report_url: str | None,
+) -> Outcome:
+    changed = source.changed_files(number)
+    notes: list[str] = []
+    if CONFIG_PATH in changed.paths:
+        notes.append(_config_change_note(config, source.file_text(CONFIG_PATH, target.head_sha)))
+    if changed.truncated:
+        notes.append("GitHub lists only the first 3,000 changed files; definition files past them were not seen.")
+    touched = [p for p in changed.paths if config.matches(p)]
+    if not touched and not changed.truncated:
+        if not still_current():
+            raise Superseded
+        summary = "\n\n".join([NO_CHANGE_SUMMARY, *notes])
+        sink.complete_check(
+            check_id, CheckResult(conclusion=Conclusion.SUCCESS, title="No tool definitions changed", summary=summary)
+        )
+        if config.comment == CommentPolicy.ALWAYS or (
+            config.comment == CommentPolicy.ON_CHANGE and sink.find_sticky(number) is not None
+        ):
+            sink.upsert_comment(number, f"**ToolChoice**: {summary}", report_url=report_url)
+        return Outcome.NO_CHANGES
+    merge_base = source.merge_base(base_sha, target.head_sha)
+    base_tree, head_tree = source.tree(merge_base), source.tree(target.head_sha)
+    for side, tree in (("base", base_tree), ("head", head_tree)):
+        if tree.truncated:
+            notes.append(f"The {side} tree is too large for one listing; some definition files may be missing.")
+    paths = sorted(p for p in set(base_tree.blobs) | set(head_tree.blobs) if config.matches(p))
+    fmt = config.format.value
+    base = _load_side(source, base_tree, paths, fmt)
+    head = _load_side(source, head_tree, paths, fmt)
+    user_cases: list[Case] = []
+    if config.cases:
+        cases_text = source.file_text(config.cases, base_sha)
+        if cases_text is None:
+            notes.append(f"The cases file {config.cases} does not exist on the base branch; no user cases ran.")
+        else:
+            user_cases = load_cases(config.cases, text=cases_text)
+        if config.cases in changed.paths:
+            notes.append(f"This pull request edits {config.cases}; the base branch's cases were used.")
+    if not still_current():
+        raise Superseded
+    review = reviewer.review(
+        base,
+        head,
+        config=config,
+        user_cases=user_cases,
+        base_ref=merge_base,
+        head_ref=target.head_sha,
+        notes=notes,
+        report_url=report_url,
+    )
+    if not still_current():
+        raise Superseded
+    sink.complete_check(check_id, review.check)
+    if config.comment != CommentPolicy.NEVER:
+        sink.upsert_comment(number, review.comment, report_url=report_url)
+    return Outcome.PUBLISHED
+
+
+class AuditReviewer:
+    """The Reviewer backed by the audit engine and the renderers (imported on first use)."""
+
+    def review(
+        self,
+        base: ToolSet,
+        head: ToolSet,
+        *,
+        config: RepoConfig,
+        user_cases: Sequence[Case],
+        base_ref: str,
+        head_ref: str,
+        notes: Sequence[str],
+        report_url: str | None,
+    ) -> Review:
+        from app.audit.engine import audit_pair
+        from app.audit.gate import evaluate_gate
+        from app.render.check import render_check
+        from app.render.markdown import render_comparison
+        from app.selector_factory import make_selector
+
+        selector = make_selector(config.mode, model=config.model, concurrency=config.concurrency)
+        comparison = audit_pair(
+            base,
+            head,
+            selector=selector,
+            user_cases=user_cases,
+            rule_settings=config.rules,
+            base_ref=base_ref,
+            head_ref=head_ref,
+        )
+        if notes:
+            comparison = comparison.model_copy(update={"notes": [*comparison.notes, *notes]})
+        thresholds = config.thresholds
+        gate = evaluate_gate(
+            comparison,
+            min_score=thresholds.min_score,
+            max_drop=thresholds.max_drop,
+            fail_on_regression=thresholds.fail_on_regression,
+        )
+        body = render_comparison(comparison, report_url=report_url, max_chars=65000)
+        out = render_check(comparison, gate)
+        check = CheckResult(
+            conclusion=Conclusion(gate.conclusion.value),
+            title=out.title,
+            summary=out.summary,
+            text=out.text,
+            annotations=annotations_for(comparison.findings_introduced),
+        )
+        return Review(comment=body, check=check)
