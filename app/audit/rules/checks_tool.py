@@ -1,0 +1,133 @@
+"""Checks on one tool: its input schema, its name and the wording of its description."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+from jsonschema.validators import validator_for
+
+from app.audit.models import Tool
+from app.audit.rules.registry import COUNT, PASS, REGEX_LIST, WORD_LIST, Anchor, Target, Verdict, register, search
+from app.audit.rules.wording import description, first_sentence, first_verb, name_words
+from app.audit.text import STOPWORDS, stem, words
+
+
+@register("input_schema_valid", Target.TOOL, details=("path", "error", "dialect"))
+def input_schema_valid(tool: Tool, options: Mapping[str, Any]) -> Verdict:
+    """The input schema is valid against the meta-schema its `$schema` names (default Draft 2020-12)."""
+    schema = tool.input_schema
+    cls = validator_for(schema, default=Draft202012Validator)
+    error = best_match(cls(cls.META_SCHEMA).iter_errors(schema))
+    if error is None:
+        return PASS
+    path = "/".join(str(p) for p in error.absolute_path) or "(root)"
+    dialect = str(schema.get("$schema") or "draft 2020-12")
+    return Verdict(False, {"path": path, "error": error.message[:200], "dialect": dialect})
+
+
+@register("input_schema_object", Target.TOOL, details=("found",))
+def input_schema_object(tool: Tool, options: Mapping[str, Any]) -> Verdict:
+    """The input schema's root says `type: object` (MCP and the model providers require it)."""
+    found = tool.input_schema.get("type")
+    if found == "object":
+        return PASS
+    return Verdict(False, {"found": "no type" if found is None else f"type {found!r}"})
+
+
+@register(
+    "name_pattern", Target.TOOL, options={"pattern": {"type": "string", "format": "regex"}}, required=("pattern",)
+)
+def name_pattern(tool: Tool, options: Mapping[str, Any]) -> Verdict:
+    """The whole name matches `pattern` (case-sensitive)."""
+    if re.fullmatch(options["pattern"], tool.name):
+        return PASS
+    return Verdict(False, anchor=Anchor.NAME)
+
+
+@register("required_declared", Target.TOOL, details=("missing",))
+def required_declared(tool: Tool, options: Mapping[str, Any]) -> Verdict | None:
+    """Every name in `required` is a declared property. Not applicable without `required`."""
+    required = tool.required
+    if not required:
+        return None
+    missing = [r for r in required if r not in tool.properties]
+    if not missing:
+        return PASS
+    return Verdict(False, {"missing": ", ".join(missing)})
+
+
+@register("description_present", Target.TOOL)
+def description_present(tool: Tool, options: Mapping[str, Any]) -> Verdict:
+    return PASS if description(tool) else Verdict(False, anchor=Anchor.NAME)
+
+
+@register(
+    "description_states_action",
+    Target.TOOL,
+    options={"verbs": WORD_LIST},
+    required=("verbs",),
+)
+def description_states_action(tool: Tool, options: Mapping[str, Any]) -> Verdict | None:
+    """The first sentence contains one of `verbs` (any inflection). Not applicable without a description."""
+    text = description(tool)
+    if not text:
+        return None
+    if first_verb(words(first_sentence(text)), options["verbs"]):
+        return PASS
+    return Verdict(False, anchor=Anchor.DESCRIPTION)
+
+
+@register(
+    "description_mentions",
+    Target.TOOL,
+    options={"patterns": REGEX_LIST, "output_schema_counts": {"type": "boolean"}},
+    required=("patterns",),
+)
+def description_mentions(tool: Tool, options: Mapping[str, Any]) -> Verdict | None:
+    """The description matches one of `patterns` (case-insensitive); optionally an outputSchema also passes."""
+    text = description(tool)
+    if not text:
+        return None
+    if options.get("output_schema_counts") and tool.output_schema:
+        return PASS
+    return PASS if search(options["patterns"], text) else Verdict(False, anchor=Anchor.DESCRIPTION)
+
+
+@register(
+    "description_max_length",
+    Target.TOOL,
+    options={"max_chars": {"type": "integer", "minimum": 1}},
+    required=("max_chars",),
+    details=("chars",),
+)
+def description_max_length(tool: Tool, options: Mapping[str, Any]) -> Verdict | None:
+    text = description(tool)
+    if not text:
+        return None
+    if len(text) <= options["max_chars"]:
+        return PASS
+    return Verdict(False, {"chars": str(len(text))}, anchor=Anchor.DESCRIPTION)
+
+
+@register(
+    "description_not_name_echo",
+    Target.TOOL,
+    options={"min_words": COUNT},
+    required=("min_words",),
+    details=("words",),
+)
+def description_not_name_echo(tool: Tool, options: Mapping[str, Any]) -> Verdict | None:
+    """The description says more than the name: some content word beyond the name's, and `min_words` words."""
+    text = description(tool)
+    if not text:
+        return None
+    all_words = words(text)
+    content = {stem(w) for w in all_words if w not in STOPWORDS}
+    named = {stem(w) for w in name_words(tool)}
+    if len(all_words) >= options["min_words"] and not content <= named:
+        return PASS
+    return Verdict(False, {"words": str(len(all_words))}, anchor=Anchor.DESCRIPTION)
