@@ -1,0 +1,144 @@
+"""Reading tool definitions from source code without running it: Python (ast), TypeScript/JavaScript and Go
+(tree-sitter).
+
+Public API (stable; the audit, diff and suggest commands call it for source files):
+
+- `detect_language(path, text=None)` -> "python" | "typescript" | "javascript" | "go" | None (None: a data file
+  or anything else; the data-file loader in app/audit/loader.py reads those).
+- `is_source_file(path)` -> bool.
+- `extract_file(path, *, display_name=None, text=None, language=None)` -> ToolSet of the tools one file defines,
+  in source order. Each Tool's `to_mcp()` is what an MCP client would receive; `Tool.location` holds the file
+  (`display_name`, else the path as given) and the lines of the tool, its name, its description and each
+  parameter description. What cannot be known without running the code becomes a TC090 finding
+  ("could not be read statically") in `ToolSet.load_findings`, never a guessed value.
+- `extract_paths(paths, *, root=None, globs=None)` -> one ToolSet for files and folders. Folders are walked
+  (dependency, build and dot folders skipped) in sorted order. With `globs`, a file is read only when its
+  `/`-separated path relative to `root` (else relative to the folder given) matches one glob: fnmatch-style,
+  `*` and `?` within one path segment, `**` across segments (`src/**/*.py` also matches `src/a.py`).
+  FastMCP `mount(sub, namespace=...)` prefixes are applied across the Python files read together.
+
+Nothing is imported, executed, compiled or built: Python is parsed with `ast.parse`, the others with tree-sitter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.audit.models import ToolSet
+from app.errors import DefinitionError
+from app.extract.common import FileResult, Language
+from app.extract.paths import apply_cross_file_mounts, matches, walk
+from app.extract.python_source import extract_python
+
+__all__ = ["Language", "detect_language", "extract_file", "extract_paths", "is_source_file"]
+
+_EXTENSIONS = {
+    ".py": Language.PYTHON, ".pyi": Language.PYTHON,
+    ".ts": Language.TYPESCRIPT, ".mts": Language.TYPESCRIPT, ".cts": Language.TYPESCRIPT, ".tsx": Language.TYPESCRIPT,
+    ".js": Language.JAVASCRIPT, ".mjs": Language.JAVASCRIPT, ".cjs": Language.JAVASCRIPT, ".jsx": Language.JAVASCRIPT,
+    ".go": Language.GO,
+}
+# Files larger than this are not source a person wrote (bundles, generated code); reading them would be slow.
+MAX_SOURCE_BYTES = 5_000_000
+
+
+def detect_language(path: Path, text: str | None = None) -> str | None:
+    """The source language of a file from its extension, or from a shebang line for extensionless scripts."""
+    lang = _EXTENSIONS.get(path.suffix.lower())
+    if lang is not None:
+        return lang.value
+    if path.suffix == "" and text is not None and text.startswith("#!"):
+        first = text.split("\n", 1)[0]
+        if "python" in first:
+            return Language.PYTHON.value
+        if "node" in first or "deno" in first or "bun" in first:
+            return Language.JAVASCRIPT.value
+    return None
+
+
+def is_source_file(path: Path) -> bool:
+    return path.suffix.lower() in _EXTENSIONS
+
+
+def extract_file(
+    path: Path, *, display_name: str | None = None, text: str | None = None, language: str | None = None
+) -> ToolSet:
+    """The tools one source file defines (see the module docstring)."""
+    result = _extract(path, display_name=display_name, text=text, language=language)
+    return _toolset([result])
+
+
+def extract_paths(paths: Sequence[Path], *, root: Path | None = None, globs: Sequence[str] | None = None) -> ToolSet:
+    """The tools of several files and folders, in path order then source order (see the module docstring)."""
+    results: list[FileResult] = []
+    seen: set[Path] = set()
+    for given in paths:
+        if not given.exists():
+            raise DefinitionError("no such file or folder", file=str(given))
+        candidates = list(walk(given)) if given.is_dir() else [given]
+        for file in candidates:
+            base = root if root is not None else (given if given.is_dir() else None)
+            relative = _relative(file, base)
+            if given.is_dir() and not is_source_file(file):
+                continue
+            if globs and not matches(relative, globs):
+                continue
+            if file.resolve() in seen:
+                continue
+            seen.add(file.resolve())
+            display = relative if root is not None else str(file)
+            results.append(_extract(file, display_name=display, text=None, language=None))
+    apply_cross_file_mounts(results)
+    return _toolset(results)
+
+
+def _extract(path: Path, *, display_name: str | None, text: str | None, language: str | None) -> FileResult:
+    display = display_name if display_name is not None else str(path)
+    if text is None:
+        text = _read(path, display)
+    lang = language or detect_language(path, text)
+    if lang is None:
+        raise DefinitionError("not a Python, TypeScript, JavaScript or Go source file", file=display)
+    try:
+        kind = Language(lang)
+    except ValueError:
+        raise DefinitionError(f"unknown source language {lang!r}", file=display) from None
+    if kind is Language.PYTHON:
+        return extract_python(text, file=display)
+    if kind is Language.GO:
+        from app.extract.go_source import extract_go
+
+        return extract_go(text, file=display)
+    from app.extract.ts_source import extract_ts
+
+    return extract_ts(text, file=display, language=kind)
+
+
+def _read(path: Path, display: str) -> str:
+    try:
+        if path.stat().st_size > MAX_SOURCE_BYTES:
+            raise DefinitionError(f"larger than {MAX_SOURCE_BYTES} bytes; not read as source", file=display)
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DefinitionError("no such file", file=display) from None
+    except UnicodeDecodeError as exc:
+        raise DefinitionError(f"not UTF-8 text (byte {exc.start})", file=display) from None
+    except OSError as exc:
+        raise DefinitionError(f"cannot be read ({exc.strerror})", file=display) from None
+
+
+def _relative(file: Path, base: Path | None) -> str:
+    if base is None:
+        return file.as_posix()
+    try:
+        return file.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return file.as_posix()
+
+
+def _toolset(results: Sequence[FileResult]) -> ToolSet:
+    tools = [tool for res in results for tool in res.tools()]
+    findings = [f for res in results for f in res.findings]
+    findings.sort(key=lambda f: (f.file or "", f.line or 0, f.message))
+    return ToolSet(tools=tools, sources=[res.file for res in results], load_findings=findings)

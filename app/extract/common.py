@@ -1,0 +1,111 @@
+"""Shared pieces of the source extractors: the per-file result, line ranges, and the TC090 finding."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from app.audit.models import Dimension, Finding, LineRange, Location, Severity, Tool
+
+# Rule id of "could not be read statically"; a load finding, not a rule of the engine.
+UNRESOLVED_RULE = "TC090"
+
+
+class Language(StrEnum):
+    PYTHON = "python"
+    TYPESCRIPT = "typescript"
+    JAVASCRIPT = "javascript"
+    GO = "go"
+
+
+class Unresolved(Exception):
+    """A value that cannot be known without running the code; carries the lines and the reason."""
+
+    def __init__(self, why: str, *, line: int, end_line: int | None = None) -> None:
+        super().__init__(why)
+        self.why = why
+        self.line = line
+        self.end_line = end_line if end_line is not None else line
+
+
+@dataclass
+class Draft:
+    """A tool being assembled from source: its MCP fields, its lines, and the server variable it belongs to."""
+
+    name: str
+    fields: dict[str, Any]
+    tool_lines: LineRange
+    name_lines: LineRange | None = None
+    description_lines: LineRange | None = None
+    parameter_lines: dict[str, LineRange] = field(default_factory=dict)
+    # Python: the variable of the server object the tool was registered on (for mount prefixes).
+    server: str | None = None
+
+
+@dataclass
+class FileResult:
+    """What one source file yielded: tool drafts in source order and the TC090 findings."""
+
+    file: str
+    language: Language
+    drafts: list[Draft] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    # Python only: `mount(sub, namespace=...)` calls and `from module import name` imports.
+    mounts: list[tuple[str, str, str]] = field(default_factory=list)  # (parent var, child var, prefix)
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> "module.name"
+
+    def unresolved(self, what: str, exc: Unresolved, *, tool: str | None = None, parameter: str | None = None) -> None:
+        self.findings.append(
+            unresolved_finding(
+                f"{what}: {exc.why}", file=self.file, line=exc.line, end_line=exc.end_line, tool=tool,
+                parameter=parameter,
+            )
+        )
+
+    def tools(self) -> list[Tool]:
+        return [draft_to_tool(d, file=self.file, syntax=self.language.value) for d in self.drafts]
+
+
+def unresolved_finding(
+    detail: str, *, file: str, line: int, end_line: int | None = None, tool: str | None = None,
+    parameter: str | None = None,
+) -> Finding:
+    return Finding(
+        rule_id=UNRESOLVED_RULE,
+        severity=Severity.WARNING,
+        dimension=Dimension.INPUT,
+        message=f"could not be read statically: {detail}",
+        tool=tool,
+        parameter=parameter,
+        file=file,
+        line=line,
+        end_line=end_line,
+    )
+
+
+def draft_to_tool(draft: Draft, *, file: str, syntax: str) -> Tool:
+    """A Tool whose to_mcp() is exactly `draft.fields` (known fields mapped, the rest kept in `extra`)."""
+    fields = dict(draft.fields)
+    known = {
+        "name": draft.name,
+        "title": fields.pop("title", None),
+        "description": fields.pop("description", None),
+        "inputSchema": fields.pop("inputSchema", {"type": "object"}),
+        "outputSchema": fields.pop("outputSchema", None),
+        "annotations": fields.pop("annotations", None),
+    }
+    fields.pop("name", None)
+    location = Location(
+        file=file,
+        tool_lines=draft.tool_lines,
+        name_lines=draft.name_lines,
+        description_lines=draft.description_lines,
+        parameter_description_lines=dict(draft.parameter_lines),
+        syntax=syntax,
+    )
+    return Tool.model_validate({**known, "extra": fields, "location": location})
+
+
+def lines(start: int, end: int | None = None) -> LineRange:
+    return LineRange(start=start, end=end if end is not None else start)

@@ -1,0 +1,93 @@
+"""Walking folders for source files, matching the config's `paths` globs, and mounts across Python files."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+from app.extract.common import FileResult
+from app.extract.python_source import apply_mounts
+
+# Folders never walked: dependencies, build output, VCS data.
+SKIPPED_DIRS = frozenset({
+    ".git", ".hg", ".svn", "node_modules", "vendor", "dist", "build", "out", ".venv", "venv", "__pycache__",
+    ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages", ".next", "coverage",
+})
+
+
+@lru_cache(maxsize=256)
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """fnmatch-style glob on `/`-separated relative paths: `*` and `?` stay in one segment, `**` spans any."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            end = pattern.find("]", i + 1)
+            if end == -1:
+                out.append(re.escape(c))
+            else:
+                body = pattern[i + 1:end].replace("\\", "\\\\")
+                out.append(f"[^{body[1:]}]" if body.startswith("!") else f"[{body}]")
+                i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def matches(relative: str, globs: Sequence[str]) -> bool:
+    """True when the `/`-separated relative path matches one glob (a leading `./` or `/` is ignored)."""
+    return any(glob_regex(g.strip().lstrip("./") if g.startswith("./") else g.lstrip("/")).match(relative)
+               for g in globs)
+
+
+def walk(folder: Path) -> Iterator[Path]:
+    """Files under `folder`, sorted by relative path, skipping dependency and VCS folders."""
+    for current, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            yield Path(current, name)
+
+
+def apply_cross_file_mounts(results: Sequence[FileResult]) -> None:
+    """Prefix tools of server objects that another file imports and mounts (`main.mount(sub, namespace=...)`)."""
+    mounts: list[tuple[str, str, str, str]] = []  # (module of child, parent var, child var, prefix)
+    for res in results:
+        for parent, child, prefix in res.mounts:
+            origin = res.imports.get(child)
+            if origin:
+                mounts.append((origin.rsplit(".", 1)[0], parent, child, prefix))
+    if not mounts:
+        return
+    for res in results:
+        module = _module_candidates(res.file)
+        local = [(parent, child, prefix) for mod, parent, child, prefix in mounts if _same_module(mod, module)]
+        for draft in res.drafts:
+            apply_mounts(draft, local)
+
+
+def _module_candidates(file: str) -> list[str]:
+    parts = list(PurePosixPath(file.replace("\\", "/")).with_suffix("").parts)
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return [".".join(parts[i:]) for i in range(len(parts))]
+
+
+def _same_module(module: str, candidates: list[str]) -> bool:
+    return module in candidates

@@ -1,0 +1,77 @@
+"""Split a Google-style docstring into its text and its `Args:` descriptions, as FastMCP's parser does."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import textwrap
+
+_PARAM_SECTIONS = {"args", "arguments", "params", "parameters", "keyword args", "keyword arguments", "other parameters"}
+_SECTIONS = _PARAM_SECTIONS | {
+    "returns", "return", "raises", "raise", "exceptions", "yields", "yield", "examples", "example", "note", "notes",
+    "warning", "warnings", "attributes", "see also", "todo", "receives", "receive", "functions", "methods", "classes",
+    "modules", "deprecated", "warns",
+}
+_HEADER = re.compile(r"^([A-Za-z][A-Za-z ]*):\s*$")
+_PARAM = re.compile(r"^(\*{0,2}\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+
+
+def parse_docstring(raw: str) -> tuple[str | None, dict[str, str]]:
+    """(description, {parameter: description}); the whole cleaned docstring when it has no `Args:` entries."""
+    doc = inspect.cleandoc(raw)
+    if not doc:
+        return None, {}
+    lines = doc.split("\n")
+    text: list[str] | None = None
+    params: dict[str, str] = {}
+    i = 0
+    while i < len(lines):
+        header = _section_header(lines, i)
+        if header is None:
+            i += 1
+            continue
+        if text is None:
+            text = lines[:i]
+        body, i = _section_body(lines, i + 1)
+        if header in _PARAM_SECTIONS:
+            params.update(_params(body))
+    if not params:
+        return doc, {}
+    description = "\n".join(text if text is not None else lines).strip()
+    return description or None, params
+
+
+def _section_header(lines: list[str], i: int) -> str | None:
+    match = _HEADER.match(lines[i])
+    if not match or match.group(1).lower() not in _SECTIONS:
+        return None
+    if i + 1 >= len(lines) or not lines[i + 1].startswith((" ", "\t")):
+        return None
+    return match.group(1).lower()
+
+
+def _section_body(lines: list[str], i: int) -> tuple[list[str], int]:
+    body: list[str] = []
+    while i < len(lines) and (not lines[i].strip() or lines[i].startswith((" ", "\t"))):
+        body.append(lines[i])
+        i += 1
+    while body and not body[-1].strip():
+        body.pop()
+    return textwrap.dedent("\n".join(body)).split("\n") if body else [], i
+
+
+def _params(body: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    current: str | None = None
+    parts: list[str] = []
+    for line in body:
+        match = _PARAM.match(line) if not line.startswith((" ", "\t")) else None
+        if match:
+            if current:
+                out[current] = "\n".join(parts).strip()
+            current, parts = match.group(1).lstrip("*"), [match.group(2)]
+        elif current:
+            parts.append(line.strip())
+    if current:
+        out[current] = "\n".join(parts).strip()
+    return out

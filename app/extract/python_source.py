@@ -1,0 +1,323 @@
+"""Python: FastMCP `@x.tool` functions and low-level `Tool(...)` literals, read with `ast` (never imported)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from app.extract.common import Draft, FileResult, Language, Unresolved, lines
+from app.extract.python_docstrings import parse_docstring
+from app.extract.python_types import TypeReader
+from app.extract.python_values import Constants, dotted, keyword
+
+# Parameter annotations FastMCP injects rather than lists.
+_INJECTED = {"Context", "FastMCPContext", "RequestContext"}
+# Return types that produce no outputSchema (MCP content, FastMCP media and results).
+_CONTENT_TYPES = {
+    "TextContent", "ImageContent", "AudioContent", "EmbeddedResource", "ResourceLink", "Image", "Audio", "File",
+    "ToolResult", "CallToolResult", "ContentBlock",
+}
+
+
+def extract_python(text: str, *, file: str) -> FileResult:
+    """Tools defined in one Python file; unreadable parts become TC090 findings."""
+    result = FileResult(file=file, language=Language.PYTHON)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as exc:
+        result.findings.append(_syntax_finding(exc, file))
+        return result
+    reader = _Reader(tree, result)
+    reader.run()
+    return result
+
+
+class _Reader:
+    def __init__(self, tree: ast.Module, result: FileResult) -> None:
+        self.tree = tree
+        self.result = result
+        self.constants = Constants(tree)
+        # The MCP SDK's own FastMCP lists pydantic titles; the standalone `fastmcp` package prunes them.
+        self.sdk_flavour = _imports_sdk_fastmcp(tree)
+        self.types = TypeReader(tree, self.constants, titles=self.sdk_flavour)
+        self.raw_types = TypeReader(tree, self.constants, titles=True)
+
+    def run(self) -> None:
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    self.result.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            elif isinstance(node, ast.Call):
+                self._mount(node)
+        found: list[tuple[int, Draft]] = []
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for deco in node.decorator_list:
+                    draft = self._decorated(node, deco)
+                    if draft is not None:
+                        found.append((node.lineno, draft))
+            elif isinstance(node, ast.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "Tool":
+                draft = self._literal(node)
+                if draft is not None:
+                    found.append((node.lineno, draft))
+        self.result.drafts.extend(d for _, d in sorted(found, key=lambda item: item[0]))
+        self._apply_local_mounts()
+
+    # -- @server.tool ----------------------------------------------------------------------------------
+    def _decorated(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, deco: ast.expr) -> Draft | None:
+        call = deco if isinstance(deco, ast.Call) else None
+        target = call.func if call else deco
+        if not (isinstance(target, ast.Attribute) and target.attr == "tool"):
+            return None
+        server = dotted(target.value)
+        name, name_node = fn.name, None
+        start = min([fn.lineno, *(d.lineno for d in fn.decorator_list)])
+        if call is not None:
+            enabled = keyword(call, "enabled")
+            if isinstance(enabled, ast.Constant) and enabled.value is False:
+                return None
+            name_node = keyword(call, "name") or (call.args[0] if call.args else None)
+            if name_node is not None:
+                try:
+                    name = self.constants.string(name_node)
+                except Unresolved as exc:
+                    self.result.unresolved(f"the name of the tool defined by `{fn.name}`", exc)
+                    return None
+        draft = Draft(
+            name=name, fields={}, tool_lines=lines(start, fn.end_lineno), server=server,
+            name_lines=_span(self.constants.source_node(name_node)) if name_node is not None else lines(fn.lineno),
+        )
+        doc_description, doc_params = self._docstring(fn, draft)
+        self._field(draft, call, "title", "title")
+        description_node = keyword(call, "description") if call else None
+        if description_node is not None:
+            self._field(draft, call, "description", "description")
+        elif doc_description is not None:
+            draft.fields["description"] = doc_description
+        elif self.sdk_flavour:
+            draft.fields["description"] = ""
+        draft.fields["inputSchema"] = self._signature(fn, draft, doc_params)
+        output = self._output(fn, draft, call)
+        if output is not None:
+            draft.fields["outputSchema"] = output
+        self._field(draft, call, "annotations", "annotations")
+        if "title" not in draft.fields and isinstance(draft.fields.get("annotations"), dict):
+            title = draft.fields["annotations"].get("title")
+            if title is not None and not self.sdk_flavour:
+                draft.fields["title"] = title
+        if not self.sdk_flavour:
+            self._meta(draft, call)
+        return draft
+
+    def _docstring(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, draft: Draft) -> tuple[str | None, dict[str, str]]:
+        first = fn.body[0] if fn.body else None
+        if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)):
+            return None, {}
+        draft.description_lines = _span(first.value)
+        if self.sdk_flavour:
+            return first.value.value, {}
+        return parse_docstring(first.value.value)
+
+    def _field(self, draft: Draft, call: ast.Call | None, kwarg: str, key: str) -> None:
+        node = keyword(call, kwarg) if call else None
+        if node is None or (isinstance(node, ast.Constant) and node.value is None):
+            return
+        try:
+            if isinstance(node, ast.Call) and (dotted(node.func) or "").endswith("ToolAnnotations"):
+                value: Any = {kw.arg: self.constants.value(kw.value) for kw in node.keywords if kw.arg}
+                value = {k: v for k, v in value.items() if v is not None}
+            else:
+                value = self.constants.value(node)
+        except Unresolved as exc:
+            self.result.unresolved(f"the {kwarg} of tool `{draft.name}`", exc, tool=draft.name)
+            return
+        draft.fields[key] = value
+        if key == "description":
+            draft.description_lines = _span(self.constants.source_node(node))
+
+    def _meta(self, draft: Draft, call: ast.Call | None) -> None:
+        tags: list[Any] = []
+        meta: dict[str, Any] = {}
+        try:
+            node = keyword(call, "tags") if call else None
+            tags = sorted(self.constants.value(node)) if node is not None else []
+            meta_node = keyword(call, "meta") if call else None
+            meta = dict(self.constants.value(meta_node)) if meta_node is not None else {}
+        except Unresolved as exc:
+            self.result.unresolved(f"the tags or meta of tool `{draft.name}`", exc, tool=draft.name)
+        upstream = meta.get("fastmcp") if isinstance(meta.get("fastmcp"), dict) else {}
+        meta["fastmcp"] = {**{k: v for k, v in upstream.items() if not k.startswith("_")}, "tags": tags}
+        draft.fields["_meta"] = meta
+
+    def _signature(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, draft: Draft, doc: dict[str, str]
+    ) -> dict[str, Any]:
+        args = fn.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+        pairs = [*zip(positional, defaults, strict=True), *zip(args.kwonlyargs, args.kw_defaults, strict=True)]
+        props: dict[str, Any] = {}
+        required: list[str] = []
+        for arg, default in pairs:
+            if arg.arg in {"self", "cls"} or _injected(arg.annotation):
+                continue
+            param = self.types.param(arg.arg, arg.annotation, default)
+            for exc in param.problems:
+                self.result.unresolved(f"parameter `{arg.arg}` of tool `{draft.name}`", exc, tool=draft.name,
+                                       parameter=arg.arg)
+            if "description" not in param.schema and arg.arg in doc:
+                param.schema["description"] = doc[arg.arg]
+            elif param.description_node is not None:
+                draft.parameter_lines[arg.arg] = _span(self.constants.source_node(param.description_node))
+            key = param.alias or arg.arg
+            props[key] = param.schema
+            if not param.has_default:
+                required.append(key)
+        schema: dict[str, Any] = {} if self.sdk_flavour else {"additionalProperties": False}
+        schema["properties"] = props
+        if required:
+            schema["required"] = required
+        if self.sdk_flavour:
+            schema["title"] = f"{fn.name}Arguments"
+        schema["type"] = "object"
+        return schema
+
+    def _output(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, draft: Draft, call: ast.Call | None) -> Any:
+        explicit = keyword(call, "output_schema") if call else None
+        if explicit is not None:
+            try:
+                return self.constants.value(explicit)
+            except Unresolved as exc:
+                self.result.unresolved(f"the output schema of tool `{draft.name}`", exc, tool=draft.name)
+                return None
+        ret = fn.returns
+        if self.sdk_flavour:
+            structured = keyword(call, "structured_output") if call else None
+            if isinstance(structured, ast.Constant) and structured.value is False:
+                return None
+        if ret is None or (isinstance(ret, ast.Constant) and ret.value is None) or dotted(ret) in {"Any", "typing.Any"}:
+            return None
+        if any(_last_name(n) in _CONTENT_TYPES for n in ast.walk(ret)):
+            return None
+        try:
+            base = self.types.schema(ret)
+        except Unresolved as exc:
+            self.result.unresolved(f"the output schema of tool `{draft.name}`", exc, tool=draft.name)
+            return None
+        if base.get("type") == "object":
+            return base
+        if self.sdk_flavour:
+            return {"properties": {"result": {**base, "title": "Result"}}, "required": ["result"],
+                    "title": f"{fn.name}Output", "type": "object"}
+        return {"properties": {"result": base}, "required": ["result"], "type": "object", "x-fastmcp-wrap-result": True}
+
+    # -- Tool(name=..., ...) literals ---------------------------------------------------------------------
+    def _literal(self, call: ast.Call) -> Draft | None:
+        name_node = keyword(call, "name")
+        if name_node is None:
+            return None
+        try:
+            name = self.constants.string(name_node)
+        except Unresolved as exc:
+            self.result.unresolved("the name of a Tool(...) literal", exc)
+            return None
+        name_lines = _span(self.constants.source_node(name_node))
+        draft = Draft(name=name, fields={}, tool_lines=_span(call), name_lines=name_lines)
+        for kw in call.keywords:
+            if kw.arg in {None, "name"}:
+                continue
+            try:
+                value, problems = self._literal_value(kw.value)
+            except Unresolved as exc:
+                self.result.unresolved(f"`{kw.arg}` of tool `{name}`", exc, tool=name)
+                continue
+            for exc in problems:
+                self.result.unresolved(f"part of `{kw.arg}` of tool `{name}` (left out)", exc, tool=name)
+            if value is not None:
+                draft.fields[kw.arg] = value
+            if kw.arg == "description":
+                draft.description_lines = _span(self.constants.source_node(kw.value))
+        schema = draft.fields.get("inputSchema")
+        for pname, prop in (schema.get("properties", {}) if isinstance(schema, dict) else {}).items():
+            if isinstance(prop, dict) and "description" in prop:
+                draft.parameter_lines[pname] = draft.description_lines or draft.tool_lines
+        return draft
+
+    def _literal_value(self, node: ast.expr) -> tuple[Any, list[Unresolved]]:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            owner = dotted(node.func.value)
+            if node.func.attr == "model_json_schema" and owner in self.types.classes:
+                return self.raw_types.model(self.types.classes[owner]), []
+        if isinstance(node, ast.Call) and (dotted(node.func) or "").endswith("ToolAnnotations"):
+            return {kw.arg: self.constants.value(kw.value) for kw in node.keywords if kw.arg}, []
+        return self.constants.value_lenient(node)
+
+    # -- mount(sub, namespace=...) ---------------------------------------------------------------------
+    def _mount(self, call: ast.Call) -> None:
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr in {"mount", "import_server"}):
+            return
+        parent = dotted(call.func.value)
+        args = list(call.args)
+        prefix_node = keyword(call, "namespace") or keyword(call, "prefix")
+        if prefix_node is None and len(args) == 2 and isinstance(args[0], ast.Constant):
+            prefix_node, args = args[0], args[1:]  # FastMCP 1.x order: mount(prefix, server)
+        elif prefix_node is None and len(args) == 2:
+            prefix_node = args[1]
+        child = dotted(args[0]) if args else dotted(keyword(call, "server") or ast.Constant(None))
+        if parent is None or child is None or prefix_node is None:
+            return
+        try:
+            prefix = self.constants.string(prefix_node)
+        except Unresolved as exc:
+            self.result.unresolved(f"the namespace of mounted server `{child}`", exc)
+            return
+        self.result.mounts.append((parent, child, prefix))
+
+    def _apply_local_mounts(self) -> None:
+        local = {d.server for d in self.result.drafts}
+        for draft in self.result.drafts:
+            apply_mounts(draft, [(p, c, x) for p, c, x in self.result.mounts if c in local])
+
+
+def apply_mounts(draft: Draft, mounts: list[tuple[str, str, str]]) -> None:
+    """Prefix a tool's name for each server it is mounted under (innermost first)."""
+    seen: set[str] = set()
+    while draft.server is not None and draft.server not in seen:
+        seen.add(draft.server)
+        parent = next(((p, x) for p, c, x in mounts if c == draft.server), None)
+        if parent is None:
+            return
+        draft.name = f"{parent[1]}_{draft.name}"
+        draft.server = parent[0]
+
+
+def _imports_sdk_fastmcp(tree: ast.Module) -> bool:
+    return any(
+        isinstance(n, ast.ImportFrom) and (n.module or "").startswith("mcp.server.fastmcp")
+        and any(a.name == "FastMCP" for a in n.names)
+        for n in tree.body
+    )
+
+
+def _injected(annotation: ast.expr | None) -> bool:
+    return annotation is not None and any(_last_name(n) in _INJECTED for n in ast.walk(annotation))
+
+
+def _last_name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _span(node: ast.AST) -> Any:
+    start = getattr(node, "lineno", 1)
+    return lines(start, getattr(node, "end_lineno", start))
+
+
+def _syntax_finding(exc: SyntaxError, file: str) -> Any:
+    from app.extract.common import unresolved_finding
+
+    return unresolved_finding(f"the file does not parse as Python ({exc.msg})", file=file, line=exc.lineno or 1)

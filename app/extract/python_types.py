@@ -1,0 +1,280 @@
+"""Python type hints (read with `ast`) to the JSON Schema pydantic would generate for them."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.extract.common import Unresolved
+from app.extract.python_values import Constants, dotted, keyword
+
+_PRIMITIVES: dict[str, dict[str, Any]] = {
+    "str": {"type": "string"},
+    "int": {"type": "integer"},
+    "float": {"type": "number"},
+    "bool": {"type": "boolean"},
+    "bytes": {"format": "binary", "type": "string"},
+    "Any": {},
+    "object": {},
+    "None": {"type": "null"},
+    "NoneType": {"type": "null"},
+    "datetime": {"format": "date-time", "type": "string"},
+    "date": {"format": "date", "type": "string"},
+    "time": {"format": "time", "type": "string"},
+    "timedelta": {"format": "duration", "type": "string"},
+    "UUID": {"format": "uuid", "type": "string"},
+    "Path": {"format": "path", "type": "string"},
+    "AnyUrl": {"format": "uri", "minLength": 1, "type": "string"},
+    "AnyHttpUrl": {"format": "uri", "minLength": 1, "type": "string"},
+    "HttpUrl": {"format": "uri", "maxLength": 2083, "minLength": 1, "type": "string"},
+    "EmailStr": {"format": "email", "type": "string"},
+    "Decimal": {"anyOf": [{"type": "number"}, {"type": "string"}]},
+}
+_LISTS = {"list", "List", "Sequence", "Iterable", "Collection", "MutableSequence", "tuple", "Tuple"}
+_SETS = {"set", "Set", "frozenset", "FrozenSet", "AbstractSet"}
+_DICTS = {"dict", "Dict", "Mapping", "MutableMapping"}
+_NUMERIC_FIELD_KEYS = {
+    "ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum", "multiple_of": "multipleOf",
+}
+# Field() keywords that do not change the listed schema.
+_SILENT_FIELD_KEYS = {"default_factory", "exclude", "repr", "init", "kw_only", "strict", "frozen", "validate_default"}
+
+
+@dataclass
+class Param:
+    """What a type hint plus its Field() say about one parameter."""
+
+    schema: dict[str, Any]
+    has_default: bool = False
+    description_node: ast.expr | None = None
+    alias: str | None = None
+    problems: list[Unresolved] = field(default_factory=list)
+
+
+class TypeReader:
+    """Reads annotations of one file; knows its Enum and BaseModel classes."""
+
+    def __init__(self, tree: ast.Module, constants: Constants, *, titles: bool) -> None:
+        self.constants = constants
+        self.titles = titles
+        self.classes: dict[str, ast.ClassDef] = {
+            stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)
+        }
+        self._busy: set[str] = set()
+
+    def param(self, name: str, annotation: ast.expr | None, default: ast.expr | None) -> Param:
+        """Schema of a parameter (or a model field) from its annotation and default, pydantic-style."""
+        out = Param(schema={})
+        fields: list[ast.Call] = []
+        base = annotation
+        while isinstance(base, ast.Subscript) and _last(base.value) == "Annotated":
+            parts = base.slice.elts if isinstance(base.slice, ast.Tuple) else [base.slice]
+            base = parts[0]
+            for meta in parts[1:]:
+                if isinstance(meta, ast.Call) and _last(meta.func) == "Field":
+                    fields.append(meta)
+                elif isinstance(meta, ast.Constant) and isinstance(meta.value, str):
+                    out.description_node = meta
+        if isinstance(default, ast.Call) and _last(default.func) == "Field":
+            fields.append(default)
+            default = default.args[0] if default.args else keyword(default, "default")
+        elif default is not None:
+            out.has_default = True
+        try:
+            out.schema = self.schema(base) if base is not None else {}
+        except Unresolved as exc:
+            out.problems.append(exc)
+        if self.titles and name:
+            out.schema["title"] = name.title().replace("_", " ")
+        for call in fields:
+            self._apply_field(call, out)
+        if default is not None and not (isinstance(default, ast.Constant) and default.value is Ellipsis):
+            out.has_default = True
+            try:
+                out.schema["default"] = self.constants.value(default)
+            except Unresolved as exc:
+                out.problems.append(exc)
+        if out.description_node is not None:
+            try:
+                out.schema["description"] = self.constants.string(out.description_node)
+            except Unresolved as exc:
+                out.problems.append(exc)
+        return out
+
+    def schema(self, node: ast.expr) -> dict[str, Any]:
+        if isinstance(node, ast.Constant) and node.value is None:
+            return {"type": "null"}
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return self.schema(ast.parse(node.value, mode="eval").body)  # a string annotation
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self._union([*_flatten_or(node)])
+        if isinstance(node, ast.Subscript):
+            return self._generic(node)
+        name = _last(node)
+        if name is None:
+            raise Unresolved(f"a type hint ToolChoice cannot read ({ast.unparse(node)})", line=node.lineno)
+        if name in _PRIMITIVES:
+            return dict(_PRIMITIVES[name])
+        if name in _LISTS:
+            return {"items": {}, "type": "array"}
+        if name in _SETS:
+            return {"items": {}, "type": "array", "uniqueItems": True}
+        if name in _DICTS:
+            return {"additionalProperties": True, "type": "object"}
+        if name in self.classes:
+            return self._class(self.classes[name])
+        raise Unresolved(f"the type `{ast.unparse(node)}` is not defined in this file", line=node.lineno)
+
+    def _generic(self, node: ast.Subscript) -> dict[str, Any]:
+        name = _last(node.value)
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if name == "Annotated":
+            inner = self.param("", node, None)
+            if inner.problems:
+                raise inner.problems[0]
+            return inner.schema
+        if name == "Optional":
+            return self._union([args[0], ast.Constant(value=None)])
+        if name == "Union":
+            return self._union(list(args))
+        if name == "Literal":
+            values = [self.constants.value(a) for a in args]
+            return _literal(values)
+        if name in _LISTS:
+            if name in {"tuple", "Tuple"} and not (len(args) == 2 and isinstance(args[1], ast.Constant)):
+                raise Unresolved("a fixed-length tuple type", line=node.lineno)
+            return {"items": self.schema(args[0]), "type": "array"}
+        if name in _SETS:
+            return {"items": self.schema(args[0]), "type": "array", "uniqueItems": True}
+        if name in _DICTS:
+            value = self.schema(args[1]) if len(args) == 2 else {}
+            return {"additionalProperties": value if value else True, "type": "object"}
+        raise Unresolved(f"the generic type `{ast.unparse(node)}`", line=node.lineno)
+
+    def _union(self, members: list[ast.expr]) -> dict[str, Any]:
+        schemas: list[dict[str, Any]] = []
+        for member in members:
+            sub = self.schema(member)
+            for part in sub["anyOf"] if set(sub) == {"anyOf"} else [sub]:
+                if part not in schemas:
+                    schemas.append(part)
+        return schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
+
+    def _class(self, cls: ast.ClassDef) -> dict[str, Any]:
+        bases = {_last(b) for b in cls.bases}
+        if bases & {"Enum", "StrEnum", "IntEnum"}:
+            values = []
+            for stmt in cls.body:
+                if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+                    values.append(self.constants.value(stmt.value))
+            out = _literal(values)
+            if self.titles:
+                out["title"] = cls.name
+            return out
+        if "BaseModel" in bases:
+            return self.model(cls)
+        raise Unresolved(f"the class `{cls.name}` is neither an Enum nor a pydantic model", line=cls.lineno)
+
+    def model(self, cls: ast.ClassDef) -> dict[str, Any]:
+        """The pydantic JSON schema of a BaseModel class of this file (nested models inlined)."""
+        if cls.name in self._busy:
+            raise Unresolved(f"the model `{cls.name}` refers to itself", line=cls.lineno)
+        self._busy.add(cls.name)
+        try:
+            props: dict[str, Any] = {}
+            required: list[str] = []
+            for stmt in cls.body:
+                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                    if _last(stmt.annotation) == "ClassVar":
+                        continue
+                    param = self.param(stmt.target.id, stmt.annotation, stmt.value)
+                    if param.problems:
+                        raise param.problems[0]
+                    key = param.alias or stmt.target.id
+                    props[key] = param.schema
+                    if not param.has_default:
+                        required.append(key)
+            out: dict[str, Any] = {}
+            doc = ast.get_docstring(cls)
+            if doc:
+                out["description"] = doc
+            out["properties"] = props
+            if required:
+                out["required"] = required
+            if self.titles:
+                out["title"] = cls.name
+            out["type"] = "object"
+            return out
+        finally:
+            self._busy.discard(cls.name)
+
+    def _apply_field(self, call: ast.Call, out: Param) -> None:
+        if call.args and not (isinstance(call.args[0], ast.Constant) and call.args[0].value is Ellipsis):
+            out.has_default = True
+        for kw in call.keywords:
+            key = kw.arg
+            try:
+                if key == "description":
+                    out.description_node = kw.value
+                elif key == "default":
+                    out.has_default = True
+                    out.schema["default"] = self.constants.value(kw.value)
+                elif key == "default_factory":
+                    out.has_default = True
+                elif key in _NUMERIC_FIELD_KEYS:
+                    _set_inner(out.schema, _NUMERIC_FIELD_KEYS[key], self.constants.value(kw.value))
+                elif key in {"min_length", "max_length"}:
+                    inner = _non_null(out.schema)
+                    kind = "Items" if inner.get("type") == "array" else "Length"
+                    _set_inner(out.schema, key[:3] + kind, self.constants.value(kw.value))
+                elif key == "pattern":
+                    _set_inner(out.schema, "pattern", self.constants.value(kw.value))
+                elif key in {"title", "examples", "deprecated"}:
+                    out.schema[key] = self.constants.value(kw.value)
+                elif key in {"alias", "validation_alias"}:
+                    node = kw.value
+                    if isinstance(node, ast.Call) and _last(node.func) == "AliasChoices" and node.args:
+                        node = node.args[0]  # pydantic lists the first choice
+                    out.alias = self.constants.string(node)
+                elif key == "json_schema_extra":
+                    extra = self.constants.value(kw.value)
+                    if isinstance(extra, dict):
+                        out.schema.update(extra)
+                elif key not in _SILENT_FIELD_KEYS and key is not None:
+                    raise Unresolved(f"Field({key}=...) is not supported", line=kw.value.lineno)
+            except Unresolved as exc:
+                out.problems.append(exc)
+
+
+def _literal(values: list[Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"const": values[0]} if len(values) == 1 else {"enum": values}
+    kinds = {type(v) for v in values}
+    names = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
+    if len(kinds) == 1 and next(iter(kinds)) in names:
+        out["type"] = names[next(iter(kinds))]
+    return out
+
+
+def _non_null(schema: dict[str, Any]) -> dict[str, Any]:
+    branches = schema.get("anyOf")
+    if isinstance(branches, list):
+        others = [b for b in branches if b != {"type": "null"}]
+        if len(others) == 1:
+            return others[0]  # type: ignore[no-any-return]
+    return schema
+
+
+def _set_inner(schema: dict[str, Any], key: str, value: Any) -> None:
+    _non_null(schema)[key] = value
+
+
+def _flatten_or(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return [*_flatten_or(node.left), *_flatten_or(node.right)]
+    return [node]
+
+
+def _last(node: ast.AST) -> str | None:
+    name = dotted(node)
+    return name.rsplit(".", 1)[-1] if name else None

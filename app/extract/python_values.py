@@ -1,0 +1,183 @@
+"""Evaluate Python literal expressions from an `ast` tree without running anything (constants of the same file)."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from typing import Any
+
+from app.extract.common import Unresolved
+
+_NAMED = {"True": True, "False": False, "None": None}
+
+
+class Constants:
+    """Module-level `NAME = <literal>` assignments of one file, evaluated lazily."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.nodes: dict[str, ast.expr] = {}
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                self.nodes[stmt.targets[0].id] = stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+                self.nodes[stmt.target.id] = stmt.value
+        self.classes: dict[str, dict[str, ast.expr]] = {
+            stmt.name: {
+                a.targets[0].id: a.value for a in stmt.body
+                if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
+            }
+            for stmt in tree.body if isinstance(stmt, ast.ClassDef)
+        }
+        self._busy: set[str] = set()
+        # When a list, dict entries whose value is unknown are left out and their problem recorded here.
+        self.lenient: list[Unresolved] | None = None
+
+    def value_lenient(self, node: ast.expr) -> tuple[Any, list[Unresolved]]:
+        """Like value(), but a dict entry that cannot be read is dropped (and reported) instead of failing all."""
+        self.lenient = []
+        try:
+            return self.value(node), self.lenient
+        finally:
+            self.lenient = None
+
+    def node_of(self, name: str) -> ast.expr | None:
+        return self.nodes.get(name)
+
+    def value(self, node: ast.expr) -> Any:
+        """The value of a literal expression, or Unresolved saying why it needs the code to run."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            return self._name(node)
+        if isinstance(node, ast.JoinedStr):
+            return self._fstring(node)
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return [self.value(e) for e in node.elts if not isinstance(e, ast.Starred) or self._fail(e, "a spread")]
+        if isinstance(node, ast.Dict):
+            out: dict[Any, Any] = {}
+            for key, val in zip(node.keys, node.values, strict=True):
+                if key is None:
+                    spread = self.value(val)
+                    if not isinstance(spread, dict):
+                        self._fail(val, "a spread of a non-dict")
+                    out.update(spread)
+                elif self.lenient is not None:
+                    try:
+                        out[self.value(key)] = self.value(val)
+                    except Unresolved as exc:
+                        self.lenient.append(exc)
+                else:
+                    out[self.value(key)] = self.value(val)
+            return out
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = self.value(node.left), self.value(node.right)
+            if type(left) is type(right) and isinstance(left, (str, int, float, list)):
+                return left + right
+            self._fail(node, "an addition of values of different types")
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            operand = self.value(node.operand)
+            if isinstance(operand, (int, float)) and not isinstance(operand, bool):
+                return -operand if isinstance(node.op, ast.USub) else operand
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        if isinstance(node, ast.Attribute):
+            return self._member(node)
+        return self._fail(node, f"a {_kind(node)} expression")
+
+    def string(self, node: ast.expr) -> str:
+        value = self.value(node)
+        if not isinstance(value, str):
+            self._fail(node, "not a string")
+        return value
+
+    def source_node(self, node: ast.expr) -> ast.expr:
+        """The node holding the text: a constant's own assignment when `node` names one."""
+        seen: set[str] = set()
+        while isinstance(node, ast.Name) and node.id in self.nodes and node.id not in seen:
+            seen.add(node.id)
+            node = self.nodes[node.id]
+        return node
+
+    def _name(self, node: ast.Name) -> Any:
+        if node.id in _NAMED:
+            return _NAMED[node.id]
+        target = self.nodes.get(node.id)
+        if target is None:
+            self._fail(node, f"`{node.id}` is not a constant defined in this file")
+        if node.id in self._busy:
+            self._fail(node, f"`{node.id}` refers to itself")
+        self._busy.add(node.id)
+        try:
+            return self.value(target)  # type: ignore[arg-type]
+        finally:
+            self._busy.discard(node.id)
+
+    def _member(self, node: ast.Attribute) -> Any:
+        """`Kind.MEMBER` or `Kind.MEMBER.value` of an Enum class of this file (listed by its value)."""
+        target = node.value if node.attr == "value" else node
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            members = self.classes.get(target.value.id, {})
+            if target.attr in members:
+                return self.value(members[target.attr])
+        return self._fail(node, f"`{ast.unparse(node)}` is not a constant defined in this file")
+
+    def _fstring(self, node: ast.JoinedStr) -> str:
+        parts: list[str] = []
+        for part in node.values:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                parts.append(part.value)
+            elif isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None:
+                value = self.value(part.value)
+                if not isinstance(value, (str, int)) or isinstance(value, bool):
+                    self._fail(part, "an f-string substitution that is not a string constant")
+                parts.append(str(value))
+            else:
+                self._fail(part, "an f-string with a formatted substitution")
+        return "".join(parts)
+
+    def _call(self, node: ast.Call) -> Any:
+        func = dotted(node.func)
+        if func in {"textwrap.dedent", "dedent"} and len(node.args) == 1 and not node.keywords:
+            return textwrap.dedent(self.string(node.args[0]))
+        if func in {"inspect.cleandoc", "cleandoc"} and len(node.args) == 1 and not node.keywords:
+            return inspect.cleandoc(self.string(node.args[0]))
+        if isinstance(node.func, ast.Attribute) and node.func.attr in {"strip", "rstrip", "lstrip"} and not node.args:
+            return getattr(self.string(node.func.value), node.func.attr)()
+        if func in {"dict"} and not node.args:
+            return {kw.arg: self.value(kw.value) for kw in node.keywords if kw.arg or self._fail(kw.value, "a spread")}
+        return self._fail(node, f"a call to `{func or _short(node.func)}` computed at run time")
+
+    @staticmethod
+    def _fail(node: ast.AST, why: str) -> Any:
+        line = getattr(node, "lineno", 0)
+        raise Unresolved(why, line=line, end_line=getattr(node, "end_lineno", line))
+
+
+def dotted(node: ast.AST) -> str | None:
+    """`a.b.c` for a chain of names and attributes, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def keyword(call: ast.Call, name: str) -> ast.expr | None:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    return None
+
+
+def _kind(node: ast.AST) -> str:
+    return {
+        "Call": "call", "Name": "name", "Attribute": "attribute", "BinOp": "computed",
+        "Subscript": "subscript", "JoinedStr": "f-string",
+    }.get(type(node).__name__, type(node).__name__.lower())
+
+
+def _short(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."
