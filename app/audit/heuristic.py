@@ -14,18 +14,20 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
 3. Ranking: BM25 (k1, b from the profile) of the request stems against each tool, with idf taken
    over the tool list and multiplied by the stem's weight; a tool whose exclusion list catches
    request stems loses the matching share of its score (`decision.exclusion_penalty`).
-4. Abstention: the best-ranked tool gets a decision score
-       coverage * (share of the request's stem weight found in the tool)
-     + evidence * ln(1 + matched stem weight)
-     + parameter_evidence * (share of the request's value kinds some parameter takes)
+4. Abstention: the request's values are matched to the best-ranked tool's parameters (step 5), and
+   the tool gets a decision score
+       coverage * ln((1 + matched stem weight) / (1 + request stem weight))
+     + specific_words   if two or more non-weak request stems are found in the tool
+     + required_filled * (share of required parameters filled from request values; 0.5 with none)
+     + name_words * (share of the tool name's stems that the request uses)
+     + request_values   if the request carries values (numbers, quoted text, paths, dates...)
      + boundary_bonus * (share of the request's stem weight inside the tool's boundary sentence)
      - exclusion_penalty * (share of matched weight that only the exclusion list explains)
-     - question_penalty * (1 if the request asks a general-knowledge question, else 0)
-   and is chosen when that reaches `decision.threshold`; otherwise the answer is NO_TOOL.
+   It is chosen when the score reaches `decision.threshold`; otherwise the answer is NO_TOOL.
 5. Arguments: request values are matched to the chosen tool's parameters (heuristic_args.py):
    required parameters first, only keys of the schema, integers for integer parameters.
 6. Confidence: 0.5 + 0.5 * min(distance of the decision score from the threshold / confidence.scale,
-   relative margin over the runner-up), clipped to [0, 1]. The reason names the matched words.
+   relative ranking margin over the runner-up), clipped to [0, 1]. The reason names the matched words.
 
 Everything is ordered and tie-broken by position in the tool list, so the same tools and request
 give byte-identical answers.
@@ -34,24 +36,17 @@ give byte-identical answers.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.audit.heuristic_args import Found, fill_arguments, find_values, param_kind
+from app.audit.heuristic_args import Filled, Found, fill_arguments, find_values
 from app.audit.heuristic_index import IndexCache, ToolDoc, ToolSetIndex, analysed_stems
 from app.audit.heuristic_profile import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
 from app.audit.models import NO_TOOL, Mode, Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
-from app.audit.text import stem
-
-# A question asking for knowledge rather than an action: "What is...", "Who was...", "How does...".
-_QUESTION = re.compile(
-    r"^\s*(?:what|who|whom|when|where|why|which|how)\b(?:'s)?\s*(?:is|are|was|were|did|does|do|many|much)?\b",
-    re.IGNORECASE,
-)
+from app.audit.text import match_stem
 
 
 @dataclass(slots=True)
@@ -61,7 +56,7 @@ class _Scored:
     matched: list[str]
     decision: float
     coverage: float
-    parameter_evidence: float
+    filled: Filled
     boundary: float
     exclusion: float
 
@@ -71,7 +66,7 @@ class SyntheticSelector:
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
-        self._weak = frozenset(stem(w) for w in profile.words.weak)
+        self._weak = frozenset(match_stem(w) for w in profile.words.weak)
         self._cache = IndexCache(profile)
 
     @classmethod
@@ -97,13 +92,13 @@ class SyntheticSelector:
             return Selection(tool=NO_TOOL, confidence=1.0, reason="no tools offered")
         index = self._cache.index_for(tools)
         query = self._query(intent)
-        found = find_values(intent)
         ranked = self._rank(index, query)
         if not ranked:
             return Selection(tool=NO_TOOL, confidence=1.0, reason="no word of the request appears in any tool")
+        found = find_values(intent)
         best = self._decide(index.docs[ranked[0][0]], ranked[0], query, found, intent)
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
-        return self._answer(index, best, runner_up, found, intent)
+        return self._answer(index, best, runner_up)
 
     def _query(self, intent: str) -> dict[str, float]:
         weak = self.profile.words.weak_weight
@@ -122,11 +117,10 @@ class SyntheticSelector:
                 norm = k1 * (1.0 - b + b * index.docs[i].length / index.avgdl)
                 scores[i] = scores.get(i, 0.0) + idf * tf * (k1 + 1.0) / (tf + norm)
                 matched.setdefault(i, []).append(term)
-        penalty = self.profile.decision.exclusion_penalty
         out = []
         for i, score in scores.items():
             excl = _exclusion_share(index.docs[i], query, matched[i])
-            out.append((i, score * max(0.0, 1.0 - penalty * excl), matched[i]))
+            out.append((i, score * (1.0 - excl), matched[i]))
         out.sort(key=lambda r: (-r[1], r[0]))
         return out
 
@@ -134,25 +128,27 @@ class SyntheticSelector:
         self, doc: ToolDoc, ranked: tuple[int, float, list[str]], query: dict[str, float], found: Found, intent: str
     ) -> _Scored:
         d = self.profile.decision
-        total = sum(query.values()) or 1.0
+        total = sum(query.values())
         matched = ranked[2]
         got = sum(query[t] for t in matched)
-        coverage = got / total
-        boundary = sum(query[t] for t in matched if t in doc.boundary_terms) / total
+        specific = sum(1 for t in matched if t not in self._weak)
+        boundary = sum(query[t] for t in matched if t in doc.boundary_terms) / (total or 1.0)
         exclusion = _exclusion_share(doc, query, matched)
-        pev = _parameter_evidence(doc, found)
-        question = 1.0 if _QUESTION.search(intent) else 0.0
+        filled = fill_arguments(doc.params, intent, found)
+        required_share = filled.required_found / filled.required if filled.required else 0.5
+        name_share = sum(1 for t in doc.name_terms if t in query) / len(doc.name_terms) if doc.name_terms else 0.0
         score = (
-            d.coverage * coverage
-            + d.evidence * math.log1p(got)
-            + d.parameter_evidence * pev
+            d.coverage * math.log((1.0 + got) / (1.0 + total))
+            + (d.specific_words if specific >= 2 else 0.0)
+            + d.required_filled * required_share
+            + d.name_words * name_share
+            + (d.request_values if found.kinds() or found.propers else 0.0)
             + d.boundary_bonus * boundary
             - d.exclusion_penalty * exclusion
-            - d.question_penalty * question
         )
-        return _Scored(ranked[0], ranked[1], matched, score, coverage, pev, boundary, exclusion)
+        return _Scored(ranked[0], ranked[1], matched, score, got / (total or 1.0), filled, boundary, exclusion)
 
-    def _answer(self, index: ToolSetIndex, best: _Scored, runner_up: float, found: Found, intent: str) -> Selection:
+    def _answer(self, index: ToolSetIndex, best: _Scored, runner_up: float) -> Selection:
         d = self.profile.decision
         scale = self.profile.confidence.scale
         doc = index.docs[best.position]
@@ -169,18 +165,14 @@ class SyntheticSelector:
         margin = 1.0 if index.size == 1 or best.rank <= 0 else (best.rank - runner_up) / best.rank
         confidence = _clip(0.5 + 0.5 * min(1.0, above, margin))
         notes = []
+        if best.filled.required:
+            notes.append(f"{best.filled.required_found:g}/{best.filled.required} required values found")
         if best.boundary > 0:
             notes.append("fits its usage boundary")
-        if best.parameter_evidence > 0:
-            notes.append("request values fit its parameters")
         if best.exclusion > 0:
             notes.append("despite its exclusion clause")
-        reason = "; ".join([evidence, *notes])
         return Selection(
-            tool=doc.name,
-            arguments=fill_arguments(doc.params, intent, found),
-            confidence=confidence,
-            reason=reason,
+            tool=doc.name, arguments=best.filled.arguments, confidence=confidence, reason="; ".join([evidence, *notes])
         )
 
 
@@ -193,22 +185,6 @@ def _exclusion_share(doc: ToolDoc, query: dict[str, float], matched: list[str]) 
         return 0.0
     pos = sum(query[t] for t in matched)
     return ex / (ex + pos)
-
-
-def _parameter_evidence(doc: ToolDoc, found: Found) -> float:
-    """Share of the kinds of value in the request (number, path, date...) that a parameter takes."""
-    kinds = found.kinds() - {"quoted"}
-    if not kinds or not doc.params:
-        return 0.0
-    takes: set[str] = set()
-    for p in doc.params:
-        if p.type in ("integer", "number") or p.item_type in ("integer", "number"):
-            takes.add("number")
-        elif p.type in ("string", ""):
-            kind = param_kind(p)
-            if kind:
-                takes.add(kind)
-    return len(kinds & takes) / len(kinds)
 
 
 def _clip(x: float) -> float:

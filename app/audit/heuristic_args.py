@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.audit.heuristic_index import Param, analysed_stems
-from app.audit.text import stem, words
+from app.audit.text import match_stem, words
 
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|`([^`]+)`|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
 _URL = re.compile(r"\bhttps?://[^\s\"'<>]+", re.IGNORECASE)
@@ -97,7 +97,7 @@ def find_values(intent: str) -> Found:
         except ValueError:
             continue
         around = words(intent[max(0, m.start() - 40) : m.start()])[-3:] + words(intent[m.end() : m.end() + 30])[:2]
-        numbers.append((value, "." not in raw, frozenset(stem(w) for w in around)))
+        numbers.append((value, "." not in raw, frozenset(match_stem(w) for w in around)))
     propers = [m.group(0) for m in _PROPER.finditer(intent)]
     return Found(quoted, urls, emails, paths, dates, times, owner_names, numbers, propers)
 
@@ -140,16 +140,25 @@ def _number_for(param: Param, numbers: list[tuple[float, bool, frozenset[str]]],
 def _boolean(param: Param, intent_words: list[str]) -> bool | None:
     names = {s for s in param.stems if s not in {"is", "include", "enable", "use", "flag"}}
     for i, w in enumerate(intent_words):
-        if stem(w) in names:
+        if match_stem(w) in names:
             return not any(x in _NEGATION for x in intent_words[max(0, i - 3) : i])
     return None
 
 
-def fill_arguments(params: list[Param], intent: str, found: Found) -> dict[str, Any]:
+@dataclass(slots=True)
+class Filled:
+    """Arguments for a tool, and how much of them the request itself supplied."""
+
+    arguments: dict[str, Any]
+    required: int  # required parameters of the tool
+    required_found: float  # of them, filled from request values (free text counts one half)
+
+
+def fill_arguments(params: list[Param], intent: str, found: Found) -> Filled:
     """Arguments for `params` from the request: required parameters first, only keys of the schema."""
     intent_lower = intent.lower()
     intent_words = [w.lower() for w in words(intent)]
-    intent_stems = {stem(w) for w in intent_words}
+    intent_stems = {match_stem(w) for w in intent_words}
     used_numbers: set[int] = set()
     pools: dict[str, list[str]] = {
         "url": list(found.urls), "email": list(found.emails), "path": list(found.paths),
@@ -157,11 +166,19 @@ def fill_arguments(params: list[Param], intent: str, found: Found) -> dict[str, 
         "quoted": list(found.quoted), "proper": list(found.propers),
     }  # fmt: skip
     args: dict[str, Any] = {}
+    required = 0
+    required_found = 0.0
     for param in sorted(params, key=lambda p: not p.required):
-        value = _value_for(param, intent, intent_lower, intent_words, intent_stems, found, pools, used_numbers)
+        value, evidence = _value_for(
+            param, intent, intent_lower, intent_words, intent_stems, found, pools, used_numbers
+        )
         if value is not None:
             args[param.name] = value
-    return {p.name: args[p.name] for p in params if p.name in args}
+        if param.required:
+            required += 1
+            required_found += evidence
+    ordered = {p.name: args[p.name] for p in params if p.name in args}
+    return Filled(arguments=ordered, required=required, required_found=required_found)
 
 
 def _value_for(
@@ -173,41 +190,43 @@ def _value_for(
     found: Found,
     pools: dict[str, list[str]],
     used_numbers: set[int],
-) -> Any | None:
+) -> tuple[Any | None, float]:
+    """A value for one parameter and its evidence: 1 from the request, 0.5 free text, 0 a fallback."""
     if param.enum:
         member = _enum_member(param, intent_lower, intent_stems)
         if member is not None or not param.required:
-            return member
-        return param.default if param.has_default else param.enum[0]
+            return member, 1.0 if member is not None else 0.0
+        return (param.default if param.has_default else param.enum[0]), 0.0
     if param.type in ("integer", "number"):
         i = _number_for(param, found.numbers, used_numbers)
         if i is None:
-            return param.default if param.required and param.has_default else None
+            return (param.default if param.required and param.has_default else None), 0.0
         used_numbers.add(i)
         value = found.numbers[i][0]
-        return int(value) if param.type == "integer" or found.numbers[i][1] else value
+        return (int(value) if param.type == "integer" or found.numbers[i][1] else value), 1.0
     if param.type == "boolean":
         flag = _boolean(param, intent_words)
-        if flag is None and param.required:
-            return param.default if isinstance(param.default, bool) else False
-        return flag
+        if flag is None:
+            return (param.default if isinstance(param.default, bool) else False) if param.required else None, 0.0
+        return flag, 1.0
     if param.type == "array":
         if param.item_type in ("integer", "number"):
             values = [v for k, (v, _, _) in enumerate(found.numbers) if k not in used_numbers]
-            return [int(v) if param.item_type == "integer" else v for v in values] or None
-        return list(found.quoted) or None
+            filled = [int(v) if param.item_type == "integer" else v for v in values]
+            return filled or None, 1.0 if filled else 0.0
+        return list(found.quoted) or None, 1.0 if found.quoted else 0.0
     if param.type in ("string", ""):
         kind = param_kind(param)
         for pool in (kind, "quoted") if kind else ("quoted",):
             if pool and pools.get(pool):
-                return pools[pool].pop(0)
+                return pools[pool].pop(0), 1.0
         if param.stems & _FREE_TEXT:
-            return intent.strip()
+            return intent.strip(), 0.5
         if param.required:
             if pools["proper"]:
-                return pools["proper"].pop(0)
-            return param.default if isinstance(param.default, str) else intent.strip()
-        return None
+                return pools["proper"].pop(0), 1.0
+            return (param.default if isinstance(param.default, str) else intent.strip()), 0.0
+        return None, 0.0
     if param.type == "object" and param.required:
-        return {}
-    return None
+        return {}, 0.0
+    return None, 0.0

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.audit.heuristic_profile import Profile
-from app.audit.text import STOPWORDS, stem, words
+from app.audit.text import STOPWORDS, match_stem, words
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 # "Do not use for ...", "Don't use when ...", "Not for ...", "Never call this to ...", "should not be used for".
@@ -38,7 +38,7 @@ def analysed_stems(text: str) -> list[str]:
     for w in words(text):
         if w in STOPWORDS or (w.isdigit() and len(w) < 3):
             continue
-        out.append(stem(w))
+        out.append(match_stem(w))
     return out
 
 

@@ -42,11 +42,12 @@ class WordWeights(_Frozen):
 class Decision(_Frozen):
     threshold: float
     coverage: float
-    evidence: float
-    parameter_evidence: float
+    specific_words: float
+    required_filled: float
+    name_words: float
+    request_values: float
     boundary_bonus: float
     exclusion_penalty: float
-    question_penalty: float
 
 
 class ConfidenceSettings(_Frozen):

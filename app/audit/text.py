@@ -109,3 +109,16 @@ def cosine(a: dict[str, float], b: dict[str, float]) -> float:
     if len(a) > len(b):
         a, b = b, a
     return sum(v * b.get(t, 0.0) for t, v in a.items())
+
+
+def match_stem(word: str) -> str:
+    """`stem`, then the ending letters that vary between a word's forms folded: movie/movies, create/created."""
+    s = stem(word)
+    if len(s) > 3:
+        if s.endswith("ie"):
+            s = s[:-1]
+        elif s.endswith("y"):
+            s = s[:-1] + "i"
+        elif s.endswith("e"):
+            s = s[:-1]
+    return s
