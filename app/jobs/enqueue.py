@@ -1,0 +1,190 @@
+"""Queueing reviews: job ids, delivery dedupe, the "latest head" key that supersedes older work, RQ or in-process."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import threading
+import time
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+from redis import Redis
+from rq import Callback, Queue, Retry
+from rq.exceptions import DuplicateJobError, InvalidJobOperation, NoSuchJobError
+from rq.job import Job, JobStatus
+
+from app.github.events import ReviewRequest
+
+log = logging.getLogger(__name__)
+
+KEY_PREFIX = "toolchoice"
+# GitHub lets people redeliver a delivery by hand for days; three days covers what anyone re-sends.
+DELIVERY_TTL_S = 3 * 24 * 3600
+# The "latest head" of a PR only matters while its jobs are queued or running.
+LATEST_TTL_S = 24 * 3600
+# Above githubkit's own waits (server errors 1+4+9 s per call, a rate-limit wait) plus the audit itself.
+JOB_TIMEOUT_S = 900
+# Transient GitHub failures: RQ tries again after these many seconds.
+RETRY_INTERVALS_S = (10, 60, 300)
+# A finished job's id blocks an identical one for this long, so a burst of redeliveries collapses.
+RESULT_TTL_S = 600
+FAILURE_TTL_S = 7 * 24 * 3600
+JOB_FUNC = "app.jobs.job.review_job"
+FAILURE_FUNC = "app.jobs.job.on_job_failure"
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def job_id(request: ReviewRequest, *, rerun: str | None = None) -> str:
+    """RQ job id for (repository, PR, base SHA, head SHA); RQ allows letters, digits, `_` and `-` only."""
+    key = f"{request.owner}/{request.repo}#{request.number}@{request.base_sha}...{request.head_sha}"
+    if rerun:
+        key += f"!{rerun}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    readable = _UNSAFE.sub("_", f"{request.owner}-{request.repo}-{request.number or 'sha'}-{request.head_sha[:12]}")
+    return f"review-{readable[:80]}-{digest}"
+
+
+def pr_key(owner: str, repo: str, number: int | None, head_sha: str) -> str:
+    """The supersession key: per PR, or per head SHA when the PR is not yet known (fork re-runs)."""
+    return f"{owner}/{repo}#{number}" if number is not None else f"{owner}/{repo}@{head_sha}"
+
+
+class Submitted(BaseModel):
+    job_id: str
+    duplicate: bool = False
+    cancelled: list[str] = []
+
+
+class Store(Protocol):
+    def claim_delivery(self, delivery_id: str) -> bool: ...
+    def set_latest(self, key: str, head_sha: str) -> None: ...
+    def latest(self, key: str) -> str | None: ...
+    def ping(self) -> bool: ...
+
+
+class RedisStore:
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+
+    def claim_delivery(self, delivery_id: str) -> bool:
+        """True the first time a delivery id is seen (SET NX with a TTL), False for a redelivery."""
+        return bool(self.redis.set(f"{KEY_PREFIX}:delivery:{delivery_id}", b"1", nx=True, ex=DELIVERY_TTL_S))
+
+    def set_latest(self, key: str, head_sha: str) -> None:
+        self.redis.set(f"{KEY_PREFIX}:latest:{key}", head_sha, ex=LATEST_TTL_S)
+
+    def latest(self, key: str) -> str | None:
+        value = self.redis.get(f"{KEY_PREFIX}:latest:{key}")
+        return value.decode() if isinstance(value, bytes) else value
+
+    def ping(self) -> bool:
+        try:
+            return bool(self.redis.ping())
+        except Exception:  # any connection problem means "not reachable" for the health check
+            return False
+
+
+class MemoryStore:
+    """The in-process store of the embedded mode (one process, no Redis)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._deliveries: dict[str, float] = {}
+        self._latest: dict[str, str] = {}
+
+    def claim_delivery(self, delivery_id: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            seen = self._deliveries.get(delivery_id)
+            if seen is not None and now - seen < DELIVERY_TTL_S:
+                return False
+            self._deliveries[delivery_id] = now
+            return True
+
+    def set_latest(self, key: str, head_sha: str) -> None:
+        with self._lock:
+            self._latest[key] = head_sha
+
+    def latest(self, key: str) -> str | None:
+        with self._lock:
+            return self._latest.get(key)
+
+    def ping(self) -> bool:
+        return True
+
+
+def job_kwargs(request: ReviewRequest) -> dict[str, Any]:
+    """The plain values a job takes."""
+    return {
+        "installation_id": request.installation_id,
+        "owner": request.owner,
+        "repo": request.repo,
+        "head_sha": request.head_sha,
+        "number": request.number,
+        "base_sha": request.base_sha,
+        "trigger": request.trigger,
+    }
+
+
+class JobQueue(Protocol):
+    def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted: ...
+
+
+class RqJobQueue:
+    """Reviews as RQ jobs on Redis; web and workers scale independently."""
+
+    def __init__(self, redis: Redis, *, queue_name: str = "toolchoice") -> None:
+        self.redis = redis
+        self.store = RedisStore(redis)
+        self.queue = Queue(queue_name, connection=redis)
+
+    def _pending_key(self, key: str) -> str:
+        return f"{KEY_PREFIX}:pending:{key}"
+
+    def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted:
+        rerun = delivery_id if request.trigger.endswith(".rerequested") else None
+        jid = job_id(request, rerun=rerun)
+        key = pr_key(request.owner, request.repo, request.number, request.head_sha)
+        self.store.set_latest(key, request.head_sha)
+        cancelled = self._cancel_older(key, keep=jid)
+        try:
+            self.queue.enqueue(
+                JOB_FUNC,
+                kwargs=job_kwargs(request),
+                job_id=jid,
+                unique=True,
+                job_timeout=JOB_TIMEOUT_S,
+                result_ttl=RESULT_TTL_S,
+                failure_ttl=FAILURE_TTL_S,
+                retry=Retry(max=len(RETRY_INTERVALS_S), interval=list(RETRY_INTERVALS_S)),
+                on_failure=Callback(FAILURE_FUNC),
+                meta={"supersession_key": key},
+                description=f"review {request.owner}/{request.repo}#{request.number} at {request.head_sha[:7]}",
+            )
+        except DuplicateJobError:
+            return Submitted(job_id=jid, duplicate=True, cancelled=cancelled)
+        self.redis.sadd(self._pending_key(key), jid)
+        self.redis.expire(self._pending_key(key), LATEST_TTL_S)
+        return Submitted(job_id=jid, cancelled=cancelled)
+
+    def _cancel_older(self, key: str, *, keep: str) -> list[str]:
+        """Cancel the PR's queued jobs for other heads; running ones stop themselves (cooperative)."""
+        cancelled: list[str] = []
+        for raw in self.redis.smembers(self._pending_key(key)):
+            jid = raw.decode() if isinstance(raw, bytes) else str(raw)
+            if jid == keep:
+                continue
+            try:
+                job = Job.fetch(jid, connection=self.redis)
+                if job.get_status() in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
+                    job.cancel()
+                    cancelled.append(jid)
+                    log.info("cancelled queued %s: superseded by a newer push", jid)
+                    self.redis.srem(self._pending_key(key), jid)
+                elif job.get_status() in (JobStatus.FINISHED, JobStatus.FAILED, JobStatus.CANCELED):
+                    self.redis.srem(self._pending_key(key), jid)
+            except (NoSuchJobError, InvalidJobOperation):
+                self.redis.srem(self._pending_key(key), jid)
+        return sorted(cancelled)

@@ -1,0 +1,195 @@
+"""The one job entry point (plain values in), and the failure paths that complete an abandoned check run."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from redis import Redis
+
+from app.github.client import GitHubApiError, GitHubApp
+from app.github.definitions import GitHubSource
+from app.github.publisher import CheckResult, Conclusion, Publisher
+from app.jobs.enqueue import MemoryStore, RedisStore, Store, pr_key
+from app.pipeline import AuditReviewer, Outcome, Reviewer, Sink, Target, run_review
+from app.settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
+
+# Tests and the embedded mode may swap what reviews (the default is the audit engine).
+reviewer_factory: Callable[[], Reviewer] = AuditReviewer
+
+
+class _TrackingSink:
+    """The publisher, remembering the started check run so a failure path can complete it."""
+
+    def __init__(self, publisher: Publisher, on_started: Callable[[int], None], on_completed: Callable[[], None]):
+        self._publisher = publisher
+        self._on_started = on_started
+        self._on_completed = on_completed
+
+    def start_check(self, head_sha: str, *, external_id: str, summary: str = "Reviewing tool definitions…") -> int:
+        check_id = self._publisher.start_check(head_sha, external_id=external_id, summary=summary)
+        self._on_started(check_id)
+        return check_id
+
+    def complete_check(self, check_run_id: int, result: CheckResult) -> None:
+        self._publisher.complete_check(check_run_id, result)
+        self._on_completed()
+
+    def find_sticky(self, number: int) -> int | None:
+        return self._publisher.find_sticky(number)
+
+    def upsert_comment(self, number: int, body: str, *, report_url: str | None = None) -> tuple[int, bool]:
+        return self._publisher.upsert_comment(number, body, report_url=report_url)
+
+
+_apps: dict[tuple[str, int, str], GitHubApp] = {}
+
+
+def github_app(settings: Settings, redis: Redis | None) -> GitHubApp:
+    """One GitHubApp per process and settings, so installation tokens are reused until they expire."""
+    key = (settings.github_api_url, settings.app_id, settings.redis_url or "")
+    app = _apps.get(key)
+    if app is None:
+        app = _apps[key] = GitHubApp(
+            app_id=settings.app_id,
+            private_key=settings.private_key_pem(),
+            base_url=settings.github_api_url,
+            redis=redis,
+        )
+    return app
+
+
+def _redis(settings: Settings) -> Redis | None:
+    return Redis.from_url(settings.redis_url) if settings.redis_url else None
+
+
+_memory_store = MemoryStore()
+
+
+def review(
+    *,
+    installation_id: int,
+    owner: str,
+    repo: str,
+    head_sha: str,
+    number: int | None = None,
+    base_sha: str | None = None,
+    settings: Settings,
+    store: Store,
+    redis: Redis | None,
+    meta: dict[str, Any] | None = None,
+    save_meta: Callable[[], None] = lambda: None,
+) -> Outcome:
+    """Run one review with the given infrastructure. `meta` receives the check run id and its completion."""
+    state = meta if meta is not None else {}
+    gh = github_app(settings, redis).for_installation(installation_id)
+    details = f"{settings.public_url.rstrip('/')}/" if settings.public_url else None
+    publisher = Publisher(gh, owner=owner, repo=repo, details_url=details)
+    state.update({"installation_id": installation_id, "owner": owner, "repo": repo})
+
+    def started(check_id: int) -> None:
+        state["check_run_id"] = check_id
+        state["check_completed"] = False
+        save_meta()
+
+    def completed() -> None:
+        state["check_completed"] = True
+        save_meta()
+
+    sink: Sink = _TrackingSink(publisher, started, completed)
+    key = pr_key(owner, repo, number, head_sha)
+
+    def still_current() -> bool:
+        latest = store.latest(key)
+        return latest is None or latest == head_sha
+
+    target = Target(owner=owner, repo=repo, head_sha=head_sha, number=number, base_sha=base_sha)
+    outcome = run_review(
+        target,
+        source=GitHubSource(gh, owner=owner, repo=repo),
+        sink=sink,
+        reviewer=reviewer_factory(),
+        still_current=still_current,
+    )
+    log.info("review of %s/%s#%s at %s: %s", owner, repo, number, head_sha[:7], outcome.value)
+    return outcome
+
+
+def review_job(
+    *,
+    installation_id: int,
+    owner: str,
+    repo: str,
+    head_sha: str,
+    number: int | None = None,
+    base_sha: str | None = None,
+    trigger: str = "",
+) -> str:
+    """RQ entry point: plain values in, the outcome's name out. Settings come from the environment."""
+    from rq import get_current_job
+
+    settings = get_settings()
+    redis = _redis(settings)
+    job = get_current_job()
+    store: Store = RedisStore(redis) if redis is not None else _memory_store
+    meta = job.meta if job is not None else {}
+    save = job.save_meta if job is not None else (lambda: None)
+    log.info("job for %s/%s#%s at %s (%s)", owner, repo, number, head_sha[:7], trigger or "direct")
+    try:
+        outcome = review(
+            installation_id=installation_id,
+            owner=owner,
+            repo=repo,
+            head_sha=head_sha,
+            number=number,
+            base_sha=base_sha,
+            settings=settings,
+            store=store,
+            redis=redis,
+            meta=meta,
+            save_meta=save,
+        )
+    except Exception as exc:
+        transient = isinstance(exc, GitHubApiError) and exc.transient
+        if not transient and job is not None:
+            job.retries_left = 0  # only transient GitHub failures are retried; a 404 or a bug will not fix itself
+        raise
+    return outcome.value
+
+
+def complete_abandoned(meta: dict[str, Any], reason: str, *, settings: Settings | None = None) -> bool:
+    """Complete a started check run that its job left behind; True when one was completed."""
+    check_id = meta.get("check_run_id")
+    if not check_id or meta.get("check_completed"):
+        return False
+    settings = settings or get_settings()
+    gh = github_app(settings, _redis(settings)).for_installation(int(meta["installation_id"]))
+    publisher = Publisher(gh, owner=meta["owner"], repo=meta["repo"])
+    summary = f"The review stopped before it finished: {reason}"
+    publisher.complete_check(
+        int(check_id), CheckResult(conclusion=Conclusion.FAILURE, title="ToolChoice failed", summary=summary[:1000])
+    )
+    meta["check_completed"] = True
+    return True
+
+
+def on_job_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+    """RQ on_failure callback: complete the check run with the error if the job left it in progress."""
+    try:
+        if complete_abandoned(job.meta, f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"):
+            job.save_meta()
+    except Exception:  # the callback must not hide the job's own failure
+        log.exception("could not complete the check run of failed job %s", job.id)
+
+
+def on_work_horse_killed(job: Any, retpid: int, ret_val: int, rusage: Any) -> None:
+    """RQ worker hook: the process running the job died (killed, out of memory)."""
+    try:
+        job.refresh()
+        if complete_abandoned(job.meta, f"the worker process died (exit status {ret_val})"):
+            job.save_meta()
+    except Exception:
+        log.exception("could not complete the check run of job %s after its worker died", job.id)

@@ -1,0 +1,29 @@
+"""The RQ worker process: reviews jobs from Redis, completing the check run of a job whose process died."""
+
+from __future__ import annotations
+
+import logging
+
+from redis import Redis
+from rq import Queue, Worker
+
+from app.errors import ConfigError
+from app.jobs.job import on_work_horse_killed
+from app.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def build_worker(settings: Settings, *, redis: Redis | None = None, name: str | None = None) -> Worker:
+    if not settings.redis_url and redis is None:
+        raise ConfigError("the worker needs REDIS_URL (without it `toolchoice serve` runs jobs in-process)")
+    connection = redis if redis is not None else Redis.from_url(settings.redis_url or "")
+    queue = Queue(settings.queue_name, connection=connection)
+    return Worker([queue], connection=connection, name=name, work_horse_killed_handler=on_work_horse_killed)
+
+
+def run_worker(settings: Settings, *, burst: bool = False) -> bool:
+    """Work until stopped (or, with `burst`, until the queue is empty). The scheduler runs delayed retries."""
+    worker = build_worker(settings)
+    log.info("worker %s listening on queue %s", worker.name, settings.queue_name)
+    return bool(worker.work(burst=burst, with_scheduler=True))
