@@ -20,6 +20,8 @@ app = typer.Typer(
 # Each module defines `register(app)`; order here is the order of `toolchoice --help`.
 COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.eval_selector",
+    "app.commands.serve",
+    "app.commands.worker",
 )
 
 for _name in COMMAND_MODULES:
