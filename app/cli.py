@@ -19,6 +19,7 @@ app = typer.Typer(
 
 # Each module defines `register(app)`; order here is the order of `toolchoice --help`.
 COMMAND_MODULES: tuple[str, ...] = (
+    "app.commands.audit",
     "app.commands.eval_selector",
     "app.commands.serve",
     "app.commands.worker",

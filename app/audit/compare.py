@@ -1,0 +1,205 @@
+"""Comparing two audits run on the identical suite: deltas, regressions first, tool changes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from app.audit.models import (
+    AuditReport,
+    Case,
+    CaseDelta,
+    Comparison,
+    Finding,
+    Run,
+    Suite,
+    ToolChange,
+    ToolSet,
+)
+from app.audit.selection import SelectionRequest, Selector, judge, runnable, tools_for_case
+from app.audit.text import jaccard, words
+from app.errors import CompareError
+
+# Two tools, one removed and one added, whose definitions apart from the name are this similar
+# (word Jaccard over description and parameter names) are reported as a rename.
+RENAME_SIMILARITY = 0.8
+
+
+def check_comparable(base: AuditReport, head: AuditReport) -> None:
+    """Refuse to compare audits with different modes, selector settings or suites."""
+    if base.mode != head.mode:
+        raise CompareError(f"cannot compare a {base.mode} audit with a {head.mode} audit")
+    if base.selector.profile_hash != head.selector.profile_hash or base.selector.settings != head.selector.settings:
+        raise CompareError(
+            "cannot compare audits made with different selector settings "
+            f"({base.selector.name} {base.selector.profile_hash[:12]} vs "
+            f"{head.selector.name} {head.selector.profile_hash[:12]})"
+        )
+    if base.suite_hash != head.suite_hash:
+        raise CompareError(
+            f"cannot compare audits of different suites ({base.suite_hash[:12]} vs {head.suite_hash[:12]}); "
+            "run both sides with the identical suite (toolchoice diff does)"
+        )
+    if base.rules_hash != head.rules_hash:
+        raise CompareError("cannot compare audits made with different rule sets")
+
+
+def _finding_key(f: Finding) -> tuple[str, str, str, str, str]:
+    # Lines move when a file is edited; a finding is the same finding if all but its place agree.
+    return (f.rule_id, f.tool or "", f.parameter or "", f.other_tool or "", f.message)
+
+
+def compare(
+    before: AuditReport,
+    after: AuditReport,
+    *,
+    base: ToolSet | None = None,
+    head: ToolSet | None = None,
+    base_ref: str | None = None,
+    head_ref: str | None = None,
+    unstable: Iterable[str] = (),
+) -> Comparison:
+    check_comparable(before, after)
+    unstable_ids = set(unstable)
+    cases = {c.id: c for c in after.cases}
+    before_runs = {r.case_id: r for r in before.runs}
+    after_runs = {r.case_id: r for r in after.runs}
+    regressions: list[CaseDelta] = []
+    improvements: list[CaseDelta] = []
+    flaky: list[CaseDelta] = []
+    coverage: list[CaseDelta] = []
+    for case_id in sorted(cases):
+        case = cases[case_id]
+        b, a = before_runs.get(case_id), after_runs.get(case_id)
+        b_ran = b is not None and not b.why.startswith("not run")
+        a_ran = a is not None and not a.why.startswith("not run")
+        if b_ran != a_ran:
+            kind = "coverage_added" if a_ran else "coverage_removed"
+            why = (a.why if a and not a_ran else b.why if b and not b_ran else "") or ""
+            coverage.append(_delta(case, b, a, kind, why))
+            continue
+        if not (b_ran and a_ran and case.scored) or b is None or a is None or b.passed == a.passed:
+            continue
+        if case_id in unstable_ids:
+            flaky.append(_delta(case, b, a, "unstable", "repeats disagreed; no gain or regression is claimed"))
+        elif b.passed:
+            regressions.append(_delta(case, b, a, "regression", a.why))
+        else:
+            improvements.append(_delta(case, b, a, "improvement", a.why))
+    before_keys = {_finding_key(f) for f in before.findings}
+    after_keys = {_finding_key(f) for f in after.findings}
+    introduced = [f for f in after.findings if _finding_key(f) not in before_keys]
+    resolved = [f for f in before.findings if _finding_key(f) not in after_keys]
+    deltas = {k: round(after.scores.as_dict()[k] - before.scores.as_dict()[k], 2) for k in before.scores.as_dict()}
+    return Comparison(
+        mode=after.mode,
+        selector=after.selector,
+        suite_hash=after.suite_hash,
+        base=before,
+        head=after,
+        base_ref=base_ref,
+        head_ref=head_ref,
+        score_deltas=deltas,
+        overall_delta=round(after.overall - before.overall, 2),
+        regressions=regressions,
+        improvements=improvements,
+        unstable=flaky,
+        coverage=coverage,
+        findings_introduced=introduced,
+        findings_resolved=resolved,
+        tool_changes=tool_changes(before, after, base=base, head=head),
+        notes=list(after.notes),
+    )
+
+
+def _delta(case: Case, b: Run | None, a: Run | None, kind: str, why: str) -> CaseDelta:
+    return CaseDelta(
+        case_id=case.id,
+        intent=case.intent,
+        expected=case.expected,
+        provenance=case.provenance,
+        before_selected=b.selected if b and not b.why.startswith("not run") else None,
+        after_selected=a.selected if a and not a.why.startswith("not run") else None,
+        kind=kind,
+        why=why,
+    )
+
+
+def tool_changes(
+    before: AuditReport, after: AuditReport, *, base: ToolSet | None, head: ToolSet | None
+) -> list[ToolChange]:
+    """Added, removed, changed (which fields) and renamed-looking tools, by definition hashes."""
+    old, new = before.tool_field_hashes, after.tool_field_hashes
+    changes: list[ToolChange] = []
+    for name in sorted(set(old) & set(new)):
+        if before.tool_hashes[name] != after.tool_hashes[name]:
+            fields = sorted(k for k in set(old[name]) | set(new[name]) if old[name].get(k) != new[name].get(k))
+            changes.append(ToolChange(tool=name, change="changed", fields=fields))
+    removed = sorted(set(old) - set(new))
+    added = sorted(set(new) - set(old))
+    renamed: dict[str, str] = {}
+    if base is not None and head is not None:
+        b_tools, h_tools = base.by_name(), head.by_name()
+        for new_name in added:
+            h_words = words(_body(h_tools[new_name].definition()))
+            best = max(
+                (r for r in removed if r not in renamed.values()),
+                key=lambda r: jaccard(words(_body(b_tools[r].definition())), h_words),
+                default=None,
+            )
+            if best and jaccard(words(_body(b_tools[best].definition())), h_words) >= RENAME_SIMILARITY:
+                renamed[new_name] = best
+    for name in added:
+        if name in renamed:
+            changes.append(ToolChange(tool=name, change="renamed", renamed_from=renamed[name], fields=["name"]))
+        else:
+            changes.append(ToolChange(tool=name, change="added"))
+    for name in removed:
+        if name not in renamed.values():
+            changes.append(ToolChange(tool=name, change="removed"))
+    return sorted(changes, key=lambda c: (c.change, c.tool))
+
+
+def _body(definition: dict[str, object]) -> str:
+    schema = definition.get("inputSchema")
+    props = schema.get("properties", {}) if isinstance(schema, dict) else {}
+    return f"{definition.get('description') or ''} {' '.join(props) if isinstance(props, dict) else ''}"
+
+
+def confirm_flips(
+    before: AuditReport,
+    after: AuditReport,
+    *,
+    suite: Suite,
+    base: ToolSet,
+    head: ToolSet,
+    selector: Selector,
+    repeats: int,
+) -> set[str]:
+    """Re-run flipped cases `repeats` times per side with fresh answers; ids whose repeats disagree."""
+    b_runs = {r.case_id: r for r in before.runs}
+    a_runs = {r.case_id: r for r in after.runs}
+    flipped = [
+        c
+        for c in suite.cases
+        if c.scored
+        and c.id in b_runs
+        and c.id in a_runs
+        and not runnable(base, c)
+        and not runnable(head, c)
+        and b_runs[c.id].passed != a_runs[c.id].passed
+    ]
+    unstable: set[str] = set()
+    for side, toolset, first in ((0, base, b_runs), (1, head, a_runs)):
+        del side
+        requests = [
+            SelectionRequest(tools=tools_for_case(toolset, c), intent=c.intent, fresh=True)
+            for c in flipped
+            for _ in range(repeats)
+        ]
+        answers = selector.select_many(requests) if requests else []
+        by_name = toolset.by_name()
+        for i, case in enumerate(flipped):
+            for sel in answers[i * repeats : (i + 1) * repeats]:
+                if judge(case, sel, by_name.get(sel.tool)).passed != first[case.id].passed:
+                    unstable.add(case.id)
+    return unstable

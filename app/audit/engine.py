@@ -1,0 +1,169 @@
+"""One audit (rules + selection runs + scores) and a before/after audit pair on the identical suite."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from app.audit.compare import compare, confirm_flips
+from app.audit.models import (
+    AuditReport,
+    Case,
+    Comparison,
+    Finding,
+    Mode,
+    Provenance,
+    ProvenanceCounts,
+    RuleSettings,
+    Run,
+    Suite,
+    ToolSet,
+)
+from app.audit.rules.engine import evaluate
+from app.audit.rules.ruleset import RuleSet, load_rules
+from app.audit.scoring import WEIGHTS, score
+from app.audit.selection import Selector, run_suite
+from app.audit.suite import CaseGenerator, build_suite
+
+SYNTHETIC_NOTE = (
+    "Synthetic mode: cases were run through a deterministic heuristic simulator, not a model. The simulator "
+    "rewards the usage-boundary sentences ('Use this when…', 'Do not use for…') that the optimizer writes, so a "
+    "synthetic before/after estimates added disambiguating structure; it is not evidence that a real model "
+    "picks the right tool more often."
+)
+GENERATED_NOTE = (
+    "ai_generated cases were machine-written and machine-validated by the same family of system that selects: "
+    "treat them as directional evidence, not ground truth."
+)
+
+
+def audit(
+    toolset: ToolSet,
+    *,
+    suite: Suite,
+    selector: Selector,
+    rules: RuleSet | None = None,
+    rule_settings: RuleSettings | None = None,
+) -> AuditReport:
+    """Audit one tool set: deterministic findings, then every case of `suite` through `selector`."""
+    ruleset = rules or load_rules()
+    results = evaluate(toolset, rules=ruleset, settings=rule_settings)
+    findings = sorted([*toolset.load_findings, *results.findings], key=Finding.sort_key)
+    runs = run_suite(selector, toolset, suite)
+    return build_report(
+        toolset, suite=suite, selector=selector, ruleset=ruleset, results=results, findings=findings, runs=runs
+    )
+
+
+def build_report(
+    toolset: ToolSet,
+    *,
+    suite: Suite,
+    selector: Selector,
+    ruleset: RuleSet,
+    results: object,
+    findings: list[Finding],
+    runs: list[Run],
+) -> AuditReport:
+    checks = getattr(results, "checks", [])
+    result = score(toolset, checks=checks, runs=runs)
+    per_tool_findings = Counter(f.tool for f in findings if f.tool)
+    tool_scores = [s.model_copy(update={"findings": per_tool_findings.get(s.tool, 0)}) for s in result.tool_scores]
+    info = selector.info
+    notes = []
+    if info.mode == Mode.SYNTHETIC:
+        notes.append(SYNTHETIC_NOTE)
+    if any(c.provenance == Provenance.AI_GENERATED for c in suite.cases):
+        notes.append(GENERATED_NOTE)
+    unmeasured = [k for k, measured in result.measured.items() if not measured]
+    if unmeasured:
+        notes.append(
+            "Not measured (nothing to measure), weight shared out over the other dimensions: " + ", ".join(unmeasured)
+        )
+    ignored = getattr(results, "ignored", [])
+    for item in ignored:
+        notes.append(f"Ignored by config: {item.rule} on {item.tool} ({item.reason})")
+    return AuditReport(
+        mode=info.mode,
+        selector=info,
+        suite_hash=suite.hash,
+        rules_hash=ruleset.hash,
+        provenance=provenance_counts(suite.cases, runs),
+        scores=result.scores,
+        overall=result.overall,
+        findings=findings,
+        runs=runs,
+        confusion=result.confusion,
+        tool_scores=tool_scores,
+        tool_hashes={t.name: t.definition_hash() for t in sorted(toolset.tools, key=lambda t: t.name)},
+        tool_field_hashes={t.name: t.field_hashes() for t in sorted(toolset.tools, key=lambda t: t.name)},
+        sources=list(toolset.sources),
+        cases=list(suite.cases),
+        totals=usage_totals(runs) | {"weights": WEIGHTS, "measured": result.measured},
+        notes=notes,
+    )
+
+
+def provenance_counts(cases: Sequence[Case], runs: Sequence[Run]) -> ProvenanceCounts:
+    ran = {r.case_id for r in runs if not r.why.startswith("not run")}
+    scored: Counter[str] = Counter()
+    exploratory: Counter[str] = Counter()
+    for case in cases:
+        if case.id not in ran:
+            continue
+        (scored if case.scored else exploratory)[case.provenance.value] += 1
+    return ProvenanceCounts(scored=dict(sorted(scored.items())), exploratory=dict(sorted(exploratory.items())))
+
+
+def usage_totals(runs: Sequence[Run]) -> dict[str, object]:
+    """Counts of runs and, for model runs, calls, cache hits and tokens."""
+    totals: dict[str, object] = {
+        "runs": sum(1 for r in runs if not r.why.startswith("not run")),
+        "errors": sum(1 for r in runs if r.error),
+    }
+    usages = [r.usage for r in runs if r.usage]
+    if usages:
+        totals["model_calls"] = sum(1 for u in usages if not u.get("cached"))
+        totals["cached_calls"] = sum(1 for u in usages if u.get("cached"))
+        totals["prompt_tokens"] = sum(int(u.get("prompt_tokens") or 0) for u in usages if not u.get("cached"))
+        totals["completion_tokens"] = sum(int(u.get("completion_tokens") or 0) for u in usages if not u.get("cached"))
+        models = sorted({str(u["model"]) for u in usages if u.get("model")})
+        if models:
+            totals["models_returned"] = models
+    return totals
+
+
+def audit_pair(
+    base: ToolSet,
+    head: ToolSet,
+    *,
+    selector: Selector,
+    user_cases: Sequence[Case] = (),
+    rule_settings: RuleSettings | None = None,
+    generator: CaseGenerator | None = None,
+    intents_per_tool: int = 5,
+    negatives: bool = True,
+    repeats: int = 0,
+    base_ref: str | None = None,
+    head_ref: str | None = None,
+    rules: RuleSet | None = None,
+) -> Comparison:
+    """Before/after: one frozen suite from both sides, each side audited with it, then compared.
+
+    With `repeats` > 0, cases whose outcome flips between base and head are run again `repeats` times on
+    each side with fresh answers; a flip is claimed only when every repeat agrees, else it is unstable.
+    """
+    ruleset = rules or load_rules()
+    suite = build_suite(
+        [base, head],
+        user_cases=user_cases,
+        intents_per_tool=intents_per_tool,
+        negatives=negatives,
+        generator=generator,
+    )
+    before = audit(base, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings)
+    after = audit(head, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings)
+    unstable: set[str] = set()
+    if repeats > 0:
+        unstable = confirm_flips(before, after, suite=suite, base=base, head=head, selector=selector, repeats=repeats)
+    return compare(before, after, base=base, head=head, base_ref=base_ref, head_ref=head_ref, unstable=unstable)

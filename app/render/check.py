@@ -1,0 +1,33 @@
+"""The check run's output: title, summary and text within GitHub's limits."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from app.audit.gate import Gate
+from app.audit.models import Comparison
+from app.render.environment import render
+from app.render.markdown import render_comparison
+from app.render.views import comparison_context
+
+# GitHub's limits for check-run output fields.
+TITLE_LIMIT = 255
+SUMMARY_LIMIT = 65_535
+TEXT_LIMIT = 65_535
+
+
+class CheckOutput(BaseModel):
+    title: str
+    summary: str
+    text: str
+
+
+def render_check(comparison: Comparison, gate: Gate, *, report_url: str | None = None) -> CheckOutput:
+    n = len(comparison.regressions)
+    title = (
+        f"{comparison.head.overall:.1f}/100 ({comparison.overall_delta:+.1f}) · "
+        f"{n} regression{'' if n == 1 else 's'} · {comparison.mode.value}"
+    )
+    summary = render("check_summary.md.j2", **comparison_context(comparison, report_url=report_url), gate=gate)
+    text = render_comparison(comparison, report_url=report_url, max_chars=TEXT_LIMIT - 100)
+    return CheckOutput(title=title[:TITLE_LIMIT], summary=summary[:SUMMARY_LIMIT], text=text[:TEXT_LIMIT])

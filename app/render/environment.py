@@ -1,0 +1,65 @@
+"""The Jinja2 environment: StrictUndefined, our filters, and escaping of untrusted tool text."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from app.resources import templates_dir
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_MENTION = re.compile(r"@(?=\w)")
+
+
+def md(value: Any, limit: int | None = 200) -> str:
+    """Untrusted text (tool names, descriptions, intents) made inert inside Markdown and table cells.
+
+    Markdown syntax and HTML are escaped, newlines folded, and @mentions broken (a zero-width joiner) so
+    a tool description cannot ping people or inject markup into a PR comment.
+    """
+    text = " ".join(str(value).split())
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return _MENTION.sub("@\u200d", text)
+
+
+def code(value: Any, limit: int | None = 120) -> str:
+    """Untrusted text as inline code: backticks cannot be escaped there, so they are replaced."""
+    text = " ".join(str(value).split()).replace("`", "'")
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"`{text}`" if text else "` `"
+
+
+def signed(value: float) -> str:
+    return f"{value:+.1f}" if abs(value) >= 0.05 else "±0.0"
+
+
+def score(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def short(value: str | None, n: int = 12) -> str:
+    return (value or "")[:n]
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(templates_dir())),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False, default=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(md=md, code=code, signed=signed, score=score, short=short)
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(**context)

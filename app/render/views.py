@@ -1,0 +1,86 @@
+"""View models for the templates: the rows and labels that every output format shows alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.audit.models import AuditReport, Comparison, Mode, ProvenanceCounts
+from app.audit.scoring import WEIGHTS
+
+DIMENSION_LABELS = {
+    "selection_accuracy": "Selection accuracy",
+    "distinguishability": "Distinguishability",
+    "description_quality": "Description quality",
+    "parameter_clarity": "Parameter clarity",
+    "argument_reliability": "Argument reliability",
+    "safety": "Safety",
+}
+
+MODE_LABELS = {
+    Mode.SYNTHETIC: "synthetic (deterministic heuristic simulator, no model)",
+    Mode.LIVE_MODEL: "live_model",
+}
+
+
+def mode_label(report: AuditReport) -> str:
+    if report.mode == Mode.LIVE_MODEL:
+        settings = report.selector.settings
+        model = settings.get("model") or report.selector.name
+        extras = ", ".join(f"{k} {settings[k]}" for k in ("temperature", "seed") if k in settings)
+        return f"live_model ({model}{', ' + extras if extras else ''})"
+    return MODE_LABELS[report.mode]
+
+
+def provenance_line(counts: ProvenanceCounts) -> str:
+    def part(d: dict[str, int]) -> str:
+        return ", ".join(f"{v} {k}" for k, v in sorted(d.items())) or "none"
+
+    return f"scored: {part(counts.scored)}; exploratory (shown, not scored): {part(counts.exploratory)}"
+
+
+def dimension_rows(report: AuditReport, base: AuditReport | None = None) -> list[dict[str, Any]]:
+    measured = report.totals.get("measured", {})
+    rows = []
+    for key, label in DIMENSION_LABELS.items():
+        head_value = report.scores.as_dict()[key]
+        row: dict[str, Any] = {
+            "key": key,
+            "label": label,
+            "weight": round(WEIGHTS[key] * 100),
+            "head": head_value,
+            "measured": bool(measured.get(key, True)),
+        }
+        if base is not None:
+            row["base"] = base.scores.as_dict()[key]
+            row["delta"] = round(head_value - row["base"], 2)
+        rows.append(row)
+    return rows
+
+
+def comparison_context(comparison: Comparison, *, report_url: str | None = None) -> dict[str, Any]:
+    head = comparison.head
+    return {
+        "c": comparison,
+        "base": comparison.base,
+        "head": head,
+        "mode_label": mode_label(head),
+        "synthetic": head.mode == Mode.SYNTHETIC,
+        "provenance": provenance_line(head.provenance),
+        "rows": dimension_rows(head, comparison.base),
+        "report_url": report_url,
+    }
+
+
+def report_context(report: AuditReport, *, report_url: str | None = None) -> dict[str, Any]:
+    failed = [r for r in report.runs if not r.passed and not r.why.startswith("not run")]
+    return {
+        "r": report,
+        "mode_label": mode_label(report),
+        "synthetic": report.mode == Mode.SYNTHETIC,
+        "provenance": provenance_line(report.provenance),
+        "rows": dimension_rows(report),
+        "failed_scored": [r for r in failed if r.scored],
+        "failed_exploratory": [r for r in failed if not r.scored],
+        "worst_tools": report.tool_scores[:10],
+        "report_url": report_url,
+    }
