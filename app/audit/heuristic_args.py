@@ -25,23 +25,37 @@ _DATE = re.compile(
 )
 _TIME = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b|\b\d{1,2}\s?[ap]\.?m\b", re.IGNORECASE)
 _OWNER_NAME = re.compile(r"(?<![\w/.:])[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*(?![\w/])")
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\w])")
-_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*")
+# A number, also when a unit follows it ("6mm", "5mins"); not inside words or versions.
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\d.]\d)(?![\d])")
+# A capitalised phrase ("San Francisco", "Philadelphia, PA"): names of places, people, titles.
+_CAPITAL = r"[A-Z][\w'.&-]*[A-Za-z0-9]"
+_PROPER = re.compile(rf"\b{_CAPITAL}(?:\s+(?:of\s+|de\s+|the\s+)?{_CAPITAL})*(?:,\s[A-Z]{{2}}\b)?")
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
+_PLACE_WORDS = frozenset("in at near from to around".split())
+_PLACE_PARAMS = frozenset(
+    match_stem(w) for w in "city location loc area place country state region address destination town".split()
+)
+_ISO_HINT = re.compile(r"yyyy-mm-dd|iso ?8601|\d{4}-\d{2}-\d{2}", re.IGNORECASE)
+_MONTH_NUMBER = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 _NEGATION = frozenset("no not without exclude excluding don dont never disable false off".split())
 
 # Parameter name stems that say which kind of value a string parameter takes.
-_KINDS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("url", frozenset({"url", "link", "uri", "endpoint", "href", "website"})),
-    ("email", frozenset({"email", "mail"})),
-    ("path", frozenset({"path", "file", "filename", "dir", "directory", "folder", "filepath"})),
-    ("date", frozenset({"date", "day", "birthday", "deadline"})),
-    ("time", frozenset({"time", "hour"})),
-    ("owner_name", frozenset({"repo", "repository", "slug"})),
+_KINDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (kind, frozenset(match_stem(w) for w in names.split()))
+    for kind, names in (
+        ("url", "url link uri endpoint href website"),
+        ("email", "email mail"),
+        ("path", "path file filename dir directory folder filepath"),
+        ("date", "date day birthday deadline"),
+        ("time", "time hour"),
+        ("owner_name", "repo repository slug"),
+    )
 )
 # String parameters that take the request's own words when nothing more specific is found.
 _FREE_TEXT = frozenset(
-    "query q prompt text message content command input question keyword search term instruction".split()
+    match_stem(w) for w in "query q prompt text message content command input question keyword search term".split()
 )
+_NOT_FLAG_WORDS = frozenset(match_stem(w) for w in ("is", "include", "enable", "use", "flag", "show"))
 
 
 @dataclass(slots=True)
@@ -49,6 +63,7 @@ class Found:
     """Values found in one request, by kind, in order of appearance."""
 
     quoted: list[str]
+    quoted_context: list[frozenset[str]]  # stems just before each quoted string
     urls: list[str]
     emails: list[str]
     paths: list[str]
@@ -56,7 +71,7 @@ class Found:
     times: list[str]
     owner_names: list[str]
     numbers: list[tuple[float, bool, frozenset[str]]]  # value, written as an integer, stems around it
-    propers: list[str]
+    propers: list[tuple[str, frozenset[str], str]]  # phrase, stems just before it, the word before it
 
     def kinds(self) -> set[str]:
         """Which kinds of value the request carries (for parameter evidence)."""
@@ -80,7 +95,11 @@ def find_values(intent: str) -> Found:
             out.append(m.group(0).rstrip(".,;:!?)"))
         return out
 
-    quoted = [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(intent)]
+    quoted: list[str] = []
+    quoted_context: list[frozenset[str]] = []
+    for m in _QUOTED.finditer(intent):
+        quoted.append(next(g for g in m.groups() if g is not None))
+        quoted_context.append(frozenset(analysed_stems(intent[max(0, m.start() - 30) : m.start()])[-3:]))
     urls = grab(_URL, intent)
     emails = grab(_EMAIL, intent)
     dates = grab(_DATE, intent)
@@ -98,15 +117,29 @@ def find_values(intent: str) -> Found:
             continue
         around = words(intent[max(0, m.start() - 40) : m.start()])[-3:] + words(intent[m.end() : m.end() + 30])[:2]
         numbers.append((value, "." not in raw, frozenset(match_stem(w) for w in around)))
-    propers = [m.group(0) for m in _PROPER.finditer(intent)]
-    return Found(quoted, urls, emails, paths, dates, times, owner_names, numbers, propers)
+    propers: list[tuple[str, frozenset[str], str]] = []
+    for m in _PROPER.finditer(intent):
+        start, text = m.start(), m.group(0)
+        if any(s < m.end() and start < e for s, e in taken):
+            continue
+        if _SENTENCE_START.search(intent[:start]):
+            # The first word of a sentence is capitalised anyway: keep the rest of the phrase, if any.
+            first, _, rest = text.partition(" ")
+            if not rest or first.endswith(","):
+                continue
+            start, text = start + len(first) + 1, rest.lstrip()
+        before = words(intent[max(0, start - 30) : start])
+        context = frozenset(analysed_stems(" ".join(before))[-3:])
+        propers.append((text, context, before[-1].lower() if before else ""))
+    return Found(quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, propers)
 
 
 def param_kind(param: Param) -> str:
-    """The kind of value a string parameter takes, from its name ("" when its name says nothing)."""
-    for kind, names in _KINDS:
-        if param.stems & names:
-            return kind
+    """The kind of value a string parameter takes, from its name, else its description's first words."""
+    for stems in (param.stems, frozenset(analysed_stems(param.description)[:4])):
+        for kind, names in _KINDS:
+            if stems & names:
+                return kind
     return ""
 
 
@@ -138,11 +171,12 @@ def _number_for(param: Param, numbers: list[tuple[float, bool, frozenset[str]]],
 
 
 def _boolean(param: Param, intent_words: list[str]) -> bool | None:
-    names = {s for s in param.stems if s not in {"is", "include", "enable", "use", "flag"}}
-    for i, w in enumerate(intent_words):
-        if match_stem(w) in names:
-            return not any(x in _NEGATION for x in intent_words[max(0, i - 3) : i])
-    return None
+    names = param.stems - _NOT_FLAG_WORDS
+    stems = [match_stem(w) for w in intent_words]
+    if not names or not names <= set(stems):
+        return None
+    first = min(i for i, s in enumerate(stems) if s in names)
+    return not any(x in _NEGATION for x in intent_words[max(0, first - 3) : first])
 
 
 @dataclass(slots=True)
@@ -163,14 +197,15 @@ def fill_arguments(params: list[Param], intent: str, found: Found) -> Filled:
     pools: dict[str, list[str]] = {
         "url": list(found.urls), "email": list(found.emails), "path": list(found.paths),
         "date": list(found.dates), "time": list(found.times), "owner_name": list(found.owner_names),
-        "quoted": list(found.quoted), "proper": list(found.propers),
     }  # fmt: skip
+    quoted = list(zip(found.quoted, found.quoted_context, strict=True))
+    propers = [(text, ctx, prev) for text, ctx, prev in found.propers]
     args: dict[str, Any] = {}
     required = 0
     required_found = 0.0
     for param in sorted(params, key=lambda p: not p.required):
         value, evidence = _value_for(
-            param, intent, intent_lower, intent_words, intent_stems, found, pools, used_numbers
+            param, intent, intent_lower, intent_words, intent_stems, found, pools, quoted, propers, used_numbers
         )
         if value is not None:
             args[param.name] = value
@@ -189,6 +224,8 @@ def _value_for(
     intent_stems: set[str],
     found: Found,
     pools: dict[str, list[str]],
+    quoted: list[tuple[str, frozenset[str]]],
+    propers: list[tuple[str, frozenset[str], str]],
     used_numbers: set[int],
 ) -> tuple[Any | None, float]:
     """A value for one parameter and its evidence: 1 from the request, 0.5 free text, 0 a fallback."""
@@ -209,24 +246,60 @@ def _value_for(
         if flag is None:
             return (param.default if isinstance(param.default, bool) else False) if param.required else None, 0.0
         return flag, 1.0
+    mentioned = bool(param.stems & intent_stems)
     if param.type == "array":
+        if not (param.required or mentioned):
+            return None, 0.0
         if param.item_type in ("integer", "number"):
             values = [v for k, (v, _, _) in enumerate(found.numbers) if k not in used_numbers]
             filled = [int(v) if param.item_type == "integer" else v for v in values]
             return filled or None, 1.0 if filled else 0.0
-        return list(found.quoted) or None, 1.0 if found.quoted else 0.0
+        return [q for q, _ in quoted] or None, 1.0 if quoted else 0.0
     if param.type in ("string", ""):
-        kind = param_kind(param)
-        for pool in (kind, "quoted") if kind else ("quoted",):
-            if pool and pools.get(pool):
-                return pools[pool].pop(0), 1.0
-        if param.stems & _FREE_TEXT:
-            return intent.strip(), 0.5
-        if param.required:
-            if pools["proper"]:
-                return pools["proper"].pop(0), 1.0
-            return (param.default if isinstance(param.default, str) else intent.strip()), 0.0
-        return None, 0.0
+        return _string_for(param, intent, mentioned, pools, quoted, propers)
     if param.type == "object" and param.required:
         return {}, 0.0
     return None, 0.0
+
+
+def _string_for(
+    param: Param,
+    intent: str,
+    mentioned: bool,
+    pools: dict[str, list[str]],
+    quoted: list[tuple[str, frozenset[str]]],
+    propers: list[tuple[str, frozenset[str], str]],
+) -> tuple[Any | None, float]:
+    """A string value: a value of the parameter's kind, else quoted text or a name the request gives."""
+    kind = param_kind(param)
+    if kind and pools[kind]:
+        value = pools[kind].pop(0)
+        return (_iso_date(value) if kind == "date" and _ISO_HINT.search(param.description) else value), 1.0
+    # Text introduced by the parameter's own words ("titled 'X'", "directed by X") goes to it first.
+    for texts in (quoted, propers):
+        pick = next((i for i, item in enumerate(texts) if item[1] & param.stems), None)
+        if pick is not None:
+            return texts.pop(pick)[0], 1.0
+    if param.stems & _PLACE_PARAMS:
+        pick = next((i for i, item in enumerate(propers) if item[2] in _PLACE_WORDS), None)
+        if pick is not None:
+            return propers.pop(pick)[0], 1.0
+    if quoted and (param.required or mentioned):
+        return quoted.pop(0)[0], 1.0
+    if param.stems & _FREE_TEXT:
+        return intent.strip(), 0.5
+    if param.required:
+        if propers:
+            return propers.pop(0)[0], 1.0
+        return (param.default if isinstance(param.default, str) else intent.strip()), 0.0
+    return None, 0.0
+
+
+def _iso_date(text: str) -> str:
+    """"March 1st, 2023" or "8th of March 2023" as 2023-03-01; other forms are returned unchanged."""
+    month = next((n for m, n in _MONTH_NUMBER.items() if re.search(rf"\b{m}", text, re.IGNORECASE)), None)
+    year = re.search(r"\b(\d{4})\b", text)
+    day = re.search(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", re.sub(r"\b\d{4}\b", "", text))
+    if month is None or year is None or day is None:
+        return text
+    return f"{year.group(1)}-{month:02d}-{int(day.group(1)):02d}"
