@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -12,6 +11,7 @@ from app.audit.models import Mode, Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
 from app.llm.answer import selection_from_answer
 from app.llm.client import ChatClient, Completion
+from app.llm.pool import map_bounded
 from app.llm.profiles import LiveProfile
 from app.llm.tools import map_tools
 
@@ -107,16 +107,4 @@ class LiveSelector:
     def select_many(self, requests: Sequence[SelectionRequest]) -> list[Selection]:
         """Answers in request order; at most `concurrency` calls at once. The first infrastructure failure
         (LiveModelError) cancels what has not started and is raised: no partial, no fallback."""
-        if not requests:
-            return []
-        if self.concurrency <= 1 or len(requests) == 1:
-            return [self.select(r) for r in requests]
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool:
-            futures = [pool.submit(self.select, r) for r in requests]
-            done, _ = wait(futures, return_when=FIRST_EXCEPTION)
-            failed = next((f for f in futures if f in done and f.exception() is not None), None)
-            if failed is not None:
-                for f in futures:
-                    f.cancel()
-                raise failed.exception()  # type: ignore[misc]
-            return [f.result() for f in futures]
+        return map_bounded(self.select, list(requests), bound=self.concurrency)
