@@ -110,9 +110,11 @@ def _extract(path: Path, *, display_name: str | None, text: str | None, language
         from app.extract.go_source import extract_go
 
         return extract_go(text, file=display)
+    from app.extract.paths import zod_is_v4
     from app.extract.ts_source import extract_ts
 
-    return extract_ts(text, file=display, language=kind)
+    zod4 = zod_is_v4(path) if path.exists() else None
+    return extract_ts(text, file=display, language=kind, zod4=zod4)
 
 
 def _read(path: Path, display: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -91,3 +92,34 @@ def _module_candidates(file: str) -> list[str]:
 
 def _same_module(module: str, candidates: list[str]) -> bool:
     return module in candidates
+
+
+def zod_is_v4(file: Path) -> bool | None:
+    """From the nearest package.json that names zod: True for zod 4, False for zod 3, None when unknown."""
+    folder = file.resolve().parent
+    for _ in range(8):
+        found = _package_zod(folder)
+        if found is not None:
+            return found
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _package_zod(folder: Path) -> bool | None:
+    manifest = folder / "package.json"
+    if not manifest.is_file():
+        return None
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    for section in ("dependencies", "peerDependencies", "devDependencies"):
+        spec = (data.get(section) or {}).get("zod") if isinstance(data, dict) else None
+        if isinstance(spec, str):
+            major = re.search(r"\d+", spec)
+            if major:
+                return int(major.group()) >= 4
+    return None

@@ -1,0 +1,232 @@
+"""TypeScript/JavaScript: `server.registerTool`, `server.tool` and `{name, inputSchema}` literals, via tree-sitter."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tree_sitter import Node
+
+from app.audit.models import LineRange
+from app.extract.common import Draft, FileResult, Language, Unresolved
+from app.extract.treesitter import fail, parser, span, text
+from app.extract.ts_values import Scope
+from app.extract.zod import Zod
+
+_REGISTER = {"registerTool", "registerToolTask", "tool"}
+# What the TS SDK (zod 4 era) adds to every registered tool that does not run as a task.
+_EXECUTION = {"taskSupport": "forbidden"}
+_PLAIN_FIELDS = ("title", "annotations", "_meta", "icons")
+
+
+def extract_ts(text_: str, *, file: str, language: Language, zod4: bool | None = None) -> FileResult:
+    """Tools defined in one TS/JS file. `zod4` (from the package.json) picks the zod flavour; None: the import."""
+    result = FileResult(file=file, language=language)
+    grammar = "tsx" if file.endswith(".tsx") else "javascript" if language is Language.JAVASCRIPT else "typescript"
+    tree = parser(grammar).parse(text_.encode("utf-8"))
+    if zod4 is None:
+        zod4 = not re.search(r"""from\s+["']zod/v3["']""", text_)
+    scope = Scope(tree.root_node)
+    reader = _Reader(scope, result, zod4=zod4)
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "call_expression":
+            reader.call(node)
+        elif node.type == "object":
+            reader.literal(node)
+        stack.extend(reversed(node.named_children))
+    result.drafts.sort(key=lambda d: d.tool_lines.start)
+    return result
+
+
+class _Reader:
+    def __init__(self, scope: Scope, result: FileResult, *, zod4: bool) -> None:
+        self.scope = scope
+        self.result = result
+        self.zod = Zod(scope, zod4=zod4)
+        self.zod3 = Zod(scope, zod4=False)
+        self.zod4 = zod4
+        self.claimed: set[int] = set()  # object literals already read as a registerTool config
+
+    def call(self, node: Node) -> None:
+        func = node.child_by_field_name("function")
+        if func is None or func.type != "member_expression":
+            return
+        method = text(func.child_by_field_name("property") or func)
+        if method not in _REGISTER:
+            return
+        args = [a for a in (node.child_by_field_name("arguments") or node).named_children if a.type != "comment"]
+        if len(args) < 2 or self.scope.resolve(args[0]).type not in {"string", "template_string", "identifier",
+                                                                       "member_expression", "call_expression"}:
+            return
+        try:
+            name = self.scope.string(args[0])
+        except Unresolved as exc:
+            if self.scope.resolve(args[0]).type in {"string", "template_string"} or method != "tool":
+                self.result.unresolved(f"the name of a tool registered with `.{method}()`", exc)
+            return
+        draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=span(self.scope.resolve(args[0])))
+        if method != "tool":
+            self._config(draft, args[1])
+        else:
+            self._legacy(draft, args[1:])
+        self.result.drafts.append(draft)
+
+    def _config(self, draft: Draft, config: Node) -> None:
+        target = self.scope.resolve(config)
+        self.claimed.add(target.id)
+        try:
+            pairs = {key: value for key, _k, value in self.scope.pairs(target)}
+        except Unresolved as exc:
+            self.result.unresolved(f"the configuration of tool `{draft.name}`", exc, tool=draft.name)
+            return
+        self._plain(draft, pairs, ("title",))
+        if "description" in pairs:
+            self._description(draft, pairs["description"])
+        draft.fields["inputSchema"] = {"type": "object", "properties": {}}
+        if "inputSchema" in pairs:
+            self._schema(draft, "inputSchema", pairs["inputSchema"])
+        if "outputSchema" in pairs:
+            self._schema(draft, "outputSchema", pairs["outputSchema"], output=True)
+        self._plain(draft, pairs, ("annotations", "_meta", "icons", "execution"))
+        if self.zod4 and "execution" not in draft.fields:
+            draft.fields["execution"] = dict(_EXECUTION)
+
+    def _legacy(self, draft: Draft, rest: list[Node]) -> None:
+        """server.tool(name, description?, paramsShape?, annotations?, handler)."""
+        rest = [a for a in rest if a.type not in {"arrow_function", "function_expression", "function"}]
+        if rest and self.scope.resolve(rest[0]).type in {"string", "template_string", "binary_expression"}:
+            self._description(draft, rest.pop(0))
+        draft.fields["inputSchema"] = {"type": "object", "properties": {}}
+        for arg in rest:
+            target = self.scope.resolve(arg)
+            if target.type == "object" and self._is_shape(target):
+                self._schema(draft, "inputSchema", target)
+            elif target.type == "object":
+                self._plain(draft, {"annotations": target}, ("annotations",))
+        if self.zod4:
+            draft.fields["execution"] = dict(_EXECUTION)
+
+    def literal(self, node: Node) -> None:
+        """`{name: "x", description: "...", inputSchema: {...}}`, e.g. in a ListTools handler."""
+        if node.id in self.claimed:
+            return
+        try:
+            pairs = {key: value for key, _k, value in self.scope.pairs(node)}
+        except Unresolved:
+            return
+        if "name" not in pairs or "inputSchema" not in pairs:
+            return
+        try:
+            name = self.scope.string(pairs["name"])
+        except Unresolved as exc:
+            self.result.unresolved("the name of a tool object literal", exc)
+            return
+        draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=span(self.scope.resolve(pairs["name"])))
+        self._plain(draft, pairs, ("title",))
+        if "description" in pairs:
+            self._description(draft, pairs["description"])
+        self._schema(draft, "inputSchema", pairs["inputSchema"], literal=True)
+        if "outputSchema" in pairs:
+            self._schema(draft, "outputSchema", pairs["outputSchema"], literal=True)
+        self._plain(draft, pairs, ("annotations", "_meta", "icons", "execution"))
+        self.result.drafts.append(draft)
+
+    def _description(self, draft: Draft, node: Node) -> None:
+        try:
+            draft.fields["description"] = self.scope.string(node)
+            draft.description_lines = span(self.scope.resolve(node))
+        except Unresolved as exc:
+            self.result.unresolved(f"the description of tool `{draft.name}`", exc, tool=draft.name)
+
+    def _plain(self, draft: Draft, pairs: dict[str, Node], keys: tuple[str, ...]) -> None:
+        for key in keys:
+            if key in pairs:
+                try:
+                    draft.fields[key] = self.scope.value(pairs[key])
+                except Unresolved as exc:
+                    self.result.unresolved(f"`{key}` of tool `{draft.name}`", exc, tool=draft.name)
+
+    def _schema(self, draft: Draft, key: str, node: Node, *, output: bool = False, literal: bool = False) -> None:
+        target = self.scope.resolve(node)
+        try:
+            if literal and target.type == "call_expression":
+                value = self._converted(target, output=output)
+            elif literal:
+                value = self.scope.value(target)
+            else:
+                value = self.zod.root(target, output=output)
+        except Unresolved as exc:
+            if exc.line == 0:
+                exc = fail(target, exc.why)
+            draft.fields.pop(key, None)
+            self.result.unresolved(f"the {key} of tool `{draft.name}`", exc, tool=draft.name)
+            return
+        draft.fields[key] = value
+        if key == "inputSchema":
+            self._parameter_lines(draft, target)
+
+    def _converted(self, call: Node, *, output: bool) -> Any:
+        """`zodToJsonSchema(X)` (zod 3 flavour) or `z.toJSONSchema(X)` / `toJSONSchema(X)` (zod 4)."""
+        func = text(call.child_by_field_name("function") or call)
+        args = [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
+        if func == "zodToJsonSchema" and args:
+            return self.zod3.root(args[0], output=output)
+        if func in {"z.toJSONSchema", "toJSONSchema"} and args:
+            return self.zod.root(args[0], output=output)
+        raise fail(call, f"the schema comes from `{func}(...)` at run time")
+
+    def _parameter_lines(self, draft: Draft, target: Node) -> None:
+        shape = target
+        if shape.type == "member_expression":
+            shape = self.scope.resolve(shape.child_by_field_name("object"))  # type: ignore[arg-type]
+        if shape.type == "call_expression" and text(shape.child_by_field_name("function") or shape).endswith("object"):
+            args = (shape.child_by_field_name("arguments") or shape).named_children
+            shape = self.scope.resolve(args[0]) if args else shape
+        if shape.type != "object":
+            return
+        pairs = {k: v for k, _kn, v in self.scope.pairs(shape)}
+        if "properties" in pairs and "type" in pairs:  # a JSON Schema literal
+            try:
+                pairs = {k: v for k, _kn, v in self.scope.pairs(pairs["properties"])}
+            except Unresolved:
+                return
+            for name, value in pairs.items():
+                lines = _json_description(self.scope, value)
+                if lines:
+                    draft.parameter_lines[name] = lines
+            return
+        for name, value in pairs.items():
+            lines = _describe_lines(self.scope, value)
+            if lines:
+                draft.parameter_lines[name] = lines
+
+    def _is_shape(self, node: Node) -> bool:
+        pairs = self.scope.pairs(node)
+        if not pairs:
+            return True
+        return any("z." in text(v) or self.scope.resolve(v).type == "call_expression" for _k, _kn, v in pairs)
+
+
+def _describe_lines(scope: Scope, node: Node) -> LineRange | None:
+    current = scope.resolve(node)
+    while current.type == "call_expression":
+        func = current.child_by_field_name("function")
+        if func is None or func.type != "member_expression":
+            return None
+        args = (current.child_by_field_name("arguments") or current).named_children
+        if text(func.child_by_field_name("property") or func) == "describe" and args:
+            return span(scope.resolve(args[0]))
+        current = func.child_by_field_name("object")  # type: ignore[assignment]
+    return None
+
+
+def _json_description(scope: Scope, node: Node) -> LineRange | None:
+    try:
+        for key, _kn, value in scope.pairs(node):
+            if key == "description":
+                return span(scope.resolve(value))
+    except Unresolved:
+        return None
+    return None

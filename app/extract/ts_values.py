@@ -1,0 +1,194 @@
+"""Evaluate JavaScript/TypeScript literal expressions from a tree-sitter tree (constants of the same file)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tree_sitter import Node
+
+from app.extract.common import Unresolved
+from app.extract.treesitter import fail, short, string_children, text
+
+# Wrappers that do not change a value: `(x)`, `x as T`, `x satisfies T`, `x!`.
+_TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression"}
+
+
+class Scope:
+    """`const NAME = <expr>` declarations of one file: top-level ones, else ones declared exactly once anywhere."""
+
+    def __init__(self, root: Node) -> None:
+        self.nodes: dict[str, Node] = {}
+        counts: dict[str, int] = {}
+        anywhere: dict[str, Node] = {}
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.type == "variable_declarator":
+                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+                if name is not None and value is not None and name.type == "identifier":
+                    key = text(name)
+                    counts[key] = counts.get(key, 0) + 1
+                    anywhere[key] = value
+                    if _top_level(node):
+                        self.nodes[key] = value
+            stack.extend(node.named_children)
+        for key, value in anywhere.items():
+            if key not in self.nodes and counts[key] == 1:
+                self.nodes[key] = value
+        self._busy: set[str] = set()
+
+    def resolve(self, node: Node) -> Node:
+        """Follow identifiers and transparent wrappers to the expression that defines the value."""
+        seen: set[str] = set()
+        while True:
+            if node.type in _TRANSPARENT and node.named_children:
+                node = node.named_children[0]
+            elif node.type == "identifier" and text(node) in self.nodes and text(node) not in seen:
+                seen.add(text(node))
+                node = self.nodes[text(node)]
+            else:
+                return node
+
+    def value(self, node: Node) -> Any:
+        node = self.resolve(node)
+        kind = node.type
+        if kind in {"string", "template_string"}:
+            return string_children(node)
+        if kind == "number":
+            return _number(text(node), node)
+        if kind in {"true", "false"}:
+            return kind == "true"
+        if kind == "null":
+            return None
+        if kind == "array":
+            out: list[Any] = []
+            for child in node.named_children:
+                if child.type == "spread_element":
+                    spread = self.value(child.named_children[0])
+                    if not isinstance(spread, list):
+                        raise fail(child, "a spread of a non-array")
+                    out.extend(spread)
+                elif child.type != "comment":
+                    out.append(self.value(child))
+            return out
+        if kind == "object":
+            return self.object(node)
+        if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) == "+":
+            left = self.value(node.child_by_field_name("left"))  # type: ignore[arg-type]
+            right = self.value(node.child_by_field_name("right"))  # type: ignore[arg-type]
+            if isinstance(left, str) or isinstance(right, str):
+                return _js_str(left) + _js_str(right)
+            if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+                return left + right
+        if kind == "unary_expression" and text(node).startswith("-"):
+            operand = self.value(node.named_children[0])
+            if isinstance(operand, (int, float)):
+                return -operand
+        if kind == "call_expression":
+            return self._call(node)
+        if kind == "identifier":
+            if text(node) == "undefined":
+                return None
+            raise fail(node, f"`{text(node)}` is not a constant defined in this file")
+        raise fail(node, f"`{short(node)}` is computed at run time")
+
+    def object(self, node: Node) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for child in node.named_children:
+            if child.type == "pair":
+                out[self.key(child)] = self.value(child.child_by_field_name("value"))  # type: ignore[arg-type]
+            elif child.type == "shorthand_property_identifier":
+                out[text(child)] = self.value(child)
+            elif child.type == "spread_element":
+                spread = self.value(child.named_children[0])
+                if not isinstance(spread, dict):
+                    raise fail(child, "a spread of a non-object")
+                out.update(spread)
+            elif child.type != "comment":
+                raise fail(child, f"an object member `{short(child)}`")
+        return out
+
+    def pairs(self, node: Node) -> list[tuple[str, Node, Node]]:
+        """(key, key node, value node) of an object literal, spreads of same-file objects expanded."""
+        node = self.resolve(node)
+        if node.type != "object":
+            raise fail(node, f"`{short(node)}` is not an object literal of this file")
+        out: list[tuple[str, Node, Node]] = []
+        for child in node.named_children:
+            if child.type == "pair":
+                key_node = child.child_by_field_name("key")
+                out.append((self.key(child), key_node, child.child_by_field_name("value")))  # type: ignore[arg-type]
+            elif child.type == "shorthand_property_identifier":
+                out.append((text(child), child, child))
+            elif child.type == "spread_element":
+                out.extend(self.pairs(child.named_children[0]))
+            elif child.type == "method_definition":
+                name = child.child_by_field_name("name")
+                out.append((text(name) if name else "", child, child))
+        return out
+
+    def key(self, pair: Node) -> str:
+        key = pair.child_by_field_name("key")
+        if key is None:
+            raise fail(pair, "an object key")
+        if key.type in {"property_identifier", "number"}:
+            return text(key)
+        if key.type == "string":
+            return string_children(key)
+        if key.type == "computed_property_name" and key.named_children:
+            value = self.value(key.named_children[0])
+            if isinstance(value, str):
+                return value
+        raise fail(key, f"the computed key `{short(key)}`")
+
+    def string(self, node: Node) -> str:
+        value = self.value(node)
+        if not isinstance(value, str):
+            raise fail(node, f"`{short(node)}` is not a string")
+        return value
+
+    def _call(self, node: Node) -> Any:
+        func = node.child_by_field_name("function")
+        if func is not None and func.type == "member_expression":
+            prop = func.child_by_field_name("property")
+            obj = func.child_by_field_name("object")
+            name = text(prop) if prop else ""
+            args = [a for a in (node.child_by_field_name("arguments") or node).named_children if a.type != "comment"]
+            if name in {"trim", "trimEnd", "trimStart"} and obj is not None and not args:
+                value = self.string(obj)
+                return value.strip() if name == "trim" else value.rstrip() if name == "trimEnd" else value.lstrip()
+            if name == "join" and obj is not None and len(args) <= 1:
+                items = self.value(obj)
+                sep = self.string(args[0]) if args else ","
+                if isinstance(items, list) and all(isinstance(i, str) for i in items):
+                    return sep.join(items)
+        raise fail(node, f"a call `{short(node)}` computed at run time")
+
+
+def _top_level(node: Node) -> bool:
+    parent = node.parent
+    while parent is not None and parent.type in {"lexical_declaration", "variable_declaration", "export_statement"}:
+        parent = parent.parent
+    return parent is None or parent.type == "program"
+
+
+def _number(raw: str, node: Node) -> int | float:
+    raw = raw.replace("_", "")
+    try:
+        if raw.lower().startswith(("0x", "0o", "0b")):
+            return int(raw, 0)
+        value = float(raw)
+    except ValueError:
+        raise Unresolved(f"the number `{raw}`", line=node.start_point[0] + 1) from None
+    # JSON written by JavaScript has no 1.0: integral numbers print as integers.
+    return int(value) if value.is_integer() and abs(value) < 2**63 else value
+
+
+def _js_str(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
