@@ -96,6 +96,7 @@ KIND_SCHEMA = {
     "required": ["name_words"],
     "properties": {
         "name_words": WORD_LIST,
+        "exclude_name_words": WORD_LIST,
         "description_patterns": REGEX_LIST,
         # Types whose values need no further format (an integer id is just a number).
         "exempt_types": {"type": "array", "items": {"type": "string"}},
@@ -134,7 +135,7 @@ def format_documented(tool: Tool, name: str, schema: Mapping[str, Any], options:
     kind = None
     for candidate, spec in sorted(options["kinds"].items()):
         exempt = set(spec.get("exempt_types", []))
-        if types and types <= exempt:
+        if (types and types <= exempt) or name_parts & {w.lower() for w in spec.get("exclude_name_words", [])}:
             continue
         by_name = name_parts & {w.lower() for w in spec["name_words"]}
         by_text = bool(text) and bool(spec.get("description_patterns")) and matches(spec["description_patterns"], text)

@@ -72,11 +72,15 @@ def description_present(tool: Tool, options: Mapping[str, Any]) -> Verdict:
     required=("verbs",),
 )
 def description_states_action(tool: Tool, options: Mapping[str, Any]) -> Verdict | None:
-    """The first sentence contains one of `verbs` (any inflection). Not applicable without a description."""
+    """The first sentence has one of `verbs`, or opens with a word of the name (any inflection).
+
+    Not applicable without a description.
+    """
     text = description(tool)
     if not text:
         return None
-    if first_verb(words(first_sentence(text)), options["verbs"]):
+    opening = words(first_sentence(text))
+    if first_verb(opening, options["verbs"]) or first_verb(opening[:1], name_words(tool)):
         return PASS
     return Verdict(False, anchor=Anchor.DESCRIPTION)
 
@@ -126,7 +130,7 @@ def description_not_name_echo(tool: Tool, options: Mapping[str, Any]) -> Verdict
     if not text:
         return None
     all_words = words(text)
-    content = {stem(w) for w in all_words if w not in STOPWORDS}
+    content = {stem(w) for w in all_words if w not in STOPWORDS and len(w) > 1}
     named = {stem(w) for w in name_words(tool)}
     if len(all_words) >= options["min_words"] and not content <= named:
         return PASS

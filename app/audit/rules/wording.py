@@ -35,6 +35,19 @@ def first_verb(text_words: Iterable[str], verbs: Iterable[str]) -> str | None:
     return next((w for w in text_words if w in forms), None)
 
 
+def leading_verb(text_words: Iterable[str], *verb_lists: Iterable[str]) -> str | None:
+    """The first word that is a form of a verb in any of `verb_lists`: it decides what the text does.
+
+    `get_commit` -> 'get' (so 'commit' is read as a noun); `jira_delete_issue` -> 'delete'.
+    """
+    forms = verb_forms(tuple(v for verbs in verb_lists for v in verbs))
+    return next((w for w in text_words if w in forms), None)
+
+
+def is_form_of(word: str | None, verbs: Iterable[str]) -> bool:
+    return word is not None and word in verb_forms(tuple(verbs))
+
+
 def first_sentence(text: str) -> str:
     stripped = text.strip()
     return _SENTENCE_END.split(stripped, maxsplit=1)[0] if stripped else ""
