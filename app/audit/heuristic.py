@@ -100,6 +100,17 @@ class SyntheticSelector:
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
         return self._answer(index, best, runner_up)
 
+    def decision_score(self, tools: list[dict[str, Any]], intent: str) -> float | None:
+        """The decision score of the best-ranked tool (None when no tool shares a word with the request)."""
+        if not tools:
+            return None
+        index = self._cache.index_for(tools)
+        query = self._query(intent)
+        ranked = self._rank(index, query)
+        if not ranked:
+            return None
+        return self._decide(index.docs[ranked[0][0]], ranked[0], query, find_values(intent), intent).decision
+
     def _query(self, intent: str) -> dict[str, float]:
         weak = self.profile.words.weak_weight
         return {s: (weak if s in self._weak else 1.0) for s in dict.fromkeys(analysed_stems(intent))}

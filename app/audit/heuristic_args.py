@@ -296,7 +296,7 @@ def _string_for(
 
 
 def _iso_date(text: str) -> str:
-    """"March 1st, 2023" or "8th of March 2023" as 2023-03-01; other forms are returned unchanged."""
+    """Dates like "March 1st, 2023" or "8th of March 2023" as 2023-03-01; other forms unchanged."""
     month = next((n for m, n in _MONTH_NUMBER.items() if re.search(rf"\b{m}", text, re.IGNORECASE)), None)
     year = re.search(r"\b(\d{4})\b", text)
     day = re.search(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", re.sub(r"\b\d{4}\b", "", text))

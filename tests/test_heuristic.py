@@ -1,0 +1,257 @@
+"""The synthetic selector: ranking, abstention, usage boundaries, argument filling, determinism, profile."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from app.audit.heuristic import SyntheticSelector
+from app.audit.heuristic_args import fill_arguments, find_values
+from app.audit.heuristic_index import analyse_tool
+from app.audit.models import NO_TOOL, Mode
+from app.audit.selection import SelectionRequest
+from app.errors import InputError
+from app.resources import selectors_dir
+
+
+def tool(name: str, description: str, properties: dict[str, Any] | None = None, required: list[str] | None = None):
+    schema: dict[str, Any] = {"type": "object", "properties": properties or {}}
+    if required:
+        schema["required"] = required
+    return {"name": name, "description": description, "inputSchema": schema}
+
+
+WEATHER = tool(
+    "get_weather_forecast",
+    "Get the weather forecast (temperature, rain, wind) for a city.",
+    {"city": {"type": "string", "description": "City name"}, "days": {"type": "integer"}},
+    ["city"],
+)
+EMAIL = tool(
+    "send_email",
+    "Send an email message to a recipient.",
+    {"to": {"type": "string", "description": "Recipient email address"}, "subject": {"type": "string"}},
+    ["to", "subject"],
+)
+TOOLS = [WEATHER, EMAIL]
+
+
+@pytest.fixture(scope="module")
+def selector() -> SyntheticSelector:
+    return SyntheticSelector.from_profile()
+
+
+def test_info_names_mode_profile_hash_and_weights(selector: SyntheticSelector) -> None:
+    info = selector.info
+    assert info.mode == Mode.SYNTHETIC
+    assert info.name == "synthetic"
+    assert len(info.profile_hash) == 64
+    assert info.settings["decision"]["threshold"] == selector.profile.decision.threshold
+
+
+def test_no_tools_gives_no_tool(selector: SyntheticSelector) -> None:
+    sel = selector.select([], "What's the weather in Paris?")
+    assert sel.tool == NO_TOOL
+    assert sel.arguments == {}
+    assert 0.0 <= sel.confidence <= 1.0
+
+
+def test_picks_the_tool_whose_words_the_request_uses(selector: SyntheticSelector) -> None:
+    sel = selector.select(TOOLS, "What's the weather forecast in Paris for the next 3 days?")
+    assert sel.tool == "get_weather_forecast"
+    assert sel.arguments == {"city": "Paris", "days": 3}
+    assert "weather" in sel.reason
+    assert 0.5 < sel.confidence <= 1.0
+
+
+def test_abstains_when_nothing_fits(selector: SyntheticSelector) -> None:
+    for intent in ("Tell me a joke about penguins", "Who painted the Mona Lisa?", "hello"):
+        assert selector.select(TOOLS, intent).tool == NO_TOOL, intent
+
+
+def test_abstains_on_a_weak_partial_match(selector: SyntheticSelector) -> None:
+    # One generic shared word ("message") among many others is not enough to call a tool.
+    sel = selector.select(TOOLS, "Explain the hidden message of Kafka's novel The Trial in plain words")
+    assert sel.tool == NO_TOOL
+    assert "below the threshold" in sel.reason
+
+
+def test_boundary_sentence_is_rewarded(selector: SyntheticSelector) -> None:
+    plain = tool("search_records", "Search records. Covers invoices and receipts.")
+    bounded = tool("search_archive", "Search records. Use this when the user asks about invoices.")
+    # The tools differ only in where "invoices" stands; the plain one comes first and would win a tie.
+    sel = selector.select([plain, bounded], "search the invoices")
+    assert sel.tool == "search_archive"
+    assert "usage boundary" in sel.reason
+
+
+def test_exclusion_clause_penalises_the_tool(selector: SyntheticSelector) -> None:
+    by_name = tool(
+        "find_files",
+        "Find files by name pattern. Do not use for searching text inside file contents.",
+        {"pattern": {"type": "string"}},
+        ["pattern"],
+    )
+    grep = tool("grep_text", "Search text in files.", {"pattern": {"type": "string"}}, ["pattern"])
+    intent = "search the text inside file contents for 'TODO'"
+    assert selector.select([by_name, grep], intent).tool == "grep_text"
+    # Alone, the excluded tool scores lower than the same tool without its exclusion clause.
+    without = dict(by_name, description="Find files by name pattern.")
+    with_clause = selector.decision_score([by_name], intent)
+    no_clause = selector.decision_score([without], intent)
+    assert with_clause is not None and no_clause is not None
+    assert with_clause < no_clause
+
+
+def test_exclusion_words_are_not_evidence_for_the_tool() -> None:
+    profile = SyntheticSelector.from_profile().profile
+    doc = analyse_tool(tool("find_files", "Find files by name. Not for searching file contents."), profile)
+    assert "content" in doc.exclusion_terms
+    assert "content" not in doc.terms
+    assert "fil" in doc.terms  # words before the negation still describe the tool
+
+
+def test_ties_break_by_position_and_answers_are_byte_identical() -> None:
+    a = tool("alpha_lookup", "Show the customer record of a company.")
+    b = tool("beta_lookup", "Show the customer record of a company.")
+    intent = "show the customer record of the company ACME"
+    first = SyntheticSelector.from_profile().select([a, b], intent)
+    again = SyntheticSelector.from_profile().select([copy.deepcopy(a), copy.deepcopy(b)], intent)
+    assert first.tool == "alpha_lookup"
+    assert first.model_dump_json() == again.model_dump_json()
+
+
+def test_select_many_keeps_order_and_matches_select(selector: SyntheticSelector) -> None:
+    intents = ["Send an email to bo@example.com with subject 'Hi'", "weather in Oslo", "sing a song"]
+    answers = selector.select_many([SelectionRequest(tools=TOOLS, intent=i) for i in intents])
+    assert [a.tool for a in answers] == ["send_email", "get_weather_forecast", NO_TOOL]
+    assert answers == [selector.select(TOOLS, i) for i in intents]
+
+
+ARG_TOOL = tool(
+    "list_directory",
+    "List files in a directory.",
+    {
+        "path": {"type": "string", "description": "Directory path"},
+        "max_entries": {"type": "integer", "description": "Maximum number of entries"},
+        "min_size_mb": {"type": "number", "description": "Minimum size in MB"},
+        "recursive": {"type": "boolean"},
+        "format": {"type": "string", "enum": ["json", "text"]},
+        "owner": {"type": "string", "description": "Owner email"},
+    },
+    ["path"],
+)
+
+
+def _fill(tool_dict: dict[str, Any], intent: str) -> dict[str, Any]:
+    profile = SyntheticSelector.from_profile().profile
+    return fill_arguments(analyse_tool(tool_dict, profile).params, intent, find_values(intent)).arguments
+
+
+def test_arguments_are_filled_from_request_values_with_schema_types() -> None:
+    args = _fill(ARG_TOOL, "List /var/log recursively as json, max entries 20, min size 1.5 MB, owner ops@example.com")
+    assert args == {
+        "path": "/var/log",
+        "max_entries": 20,
+        "min_size_mb": 1.5,
+        "recursive": True,
+        "format": "json",
+        "owner": "ops@example.com",
+    }
+    assert isinstance(args["max_entries"], int)
+
+
+def test_negated_flag_and_no_invented_keys() -> None:
+    args = _fill(ARG_TOOL, "List /tmp without recursive descent")
+    assert args["recursive"] is False
+    assert set(args) <= set(ARG_TOOL["inputSchema"]["properties"])
+    assert "format" not in args  # an optional enum the request does not name stays out
+
+
+def test_integer_parameter_does_not_take_a_fraction() -> None:
+    args = _fill(ARG_TOOL, "List /srv with max entries 2.5")
+    assert "max_entries" not in args
+
+
+def test_urls_dates_owner_name_and_quoted_strings() -> None:
+    t = tool(
+        "open_pull_request",
+        "Open a pull request.",
+        {
+            "repo": {"type": "string", "description": "owner/name"},
+            "title": {"type": "string"},
+            "due_date": {"type": "string", "description": "Date as YYYY-MM-DD"},
+            "link": {"type": "string"},
+        },
+        ["repo", "title"],
+    )
+    args = _fill(t, "Open a PR in acme/rocket titled 'Fix launch' due March 5th, 2024, see https://ex.com/a?b=1.")
+    assert args == {
+        "repo": "acme/rocket",
+        "title": "Fix launch",
+        "due_date": "2024-03-05",
+        "link": "https://ex.com/a?b=1",
+    }
+
+
+def test_required_parameters_take_values_first() -> None:
+    t = tool(
+        "transfer",
+        "Transfer money.",
+        {"note": {"type": "string"}, "amount": {"type": "number"}, "count": {"type": "integer"}},
+        ["amount"],
+    )
+    args = _fill(t, "transfer 250")
+    assert args == {"amount": 250}
+
+
+def test_cache_reuses_the_index_for_an_equal_tool_list(selector: SyntheticSelector) -> None:
+    first = selector._cache.index_for(copy.deepcopy(TOOLS))
+    assert selector._cache.index_for(copy.deepcopy(TOOLS)) is first
+    assert selector._cache.index_for([WEATHER]) is not first
+
+
+def test_index_cache_is_bounded(tmp_path: Path) -> None:
+    data = yaml.safe_load((selectors_dir() / "synthetic.yml").read_text())
+    data["cache"] = {"tool_sets": 2, "tools": 3}
+    path = tmp_path / "small-cache.yml"
+    path.write_text(yaml.safe_dump(data))
+    sel = SyntheticSelector.from_profile(path)
+    for i in range(5):
+        sel.select([tool(f"t{i}", f"Tool number {i} does thing{i}.")], f"do thing{i}")
+    assert len(sel._cache._sets) == 2
+    assert len(sel._cache._tools) == 3
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (lambda d: d.update(surprise=1), "Additional properties"),
+        (lambda d: d["decision"].update(threshold="high"), "decision/threshold"),
+        (lambda d: d["bm25"].pop("k1"), "bm25"),
+    ],
+)
+def test_invalid_profile_names_file_and_problem(tmp_path: Path, change: Any, problem: str) -> None:
+    data = yaml.safe_load((selectors_dir() / "synthetic.yml").read_text())
+    change(data)
+    path = tmp_path / "bad.yml"
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(InputError) as err:
+        SyntheticSelector.from_profile(path)
+    assert str(path) in str(err.value)
+    assert problem in str(err.value)
+
+
+def test_profile_that_is_not_yaml_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yml"
+    path.write_text("version: 1\nname: [unclosed\n")
+    with pytest.raises(InputError, match=r"broken\.yml:\d+: .*not valid YAML"):
+        SyntheticSelector.from_profile(path)
+
+
+def test_selectors_folder_is_data_only() -> None:
+    assert not list(selectors_dir().glob("*.py"))
