@@ -80,9 +80,9 @@ def _effective_rules(rules: RuleSet, settings: RuleSettings) -> tuple[list[_Effe
             continue
         options = {**rule.then.options, **(override.options if override else {})}
         if override and override.options:
-            problem = options_problem(rule.then.function, options)
-            if problem:
-                raise ConfigError(f"rules.overrides.{rule.id}: {problem}", key=f"rules.overrides.{rule.id}.options")
+            located = options_problem(rule.then.function, options)
+            if located:
+                raise ConfigError(f"rules.overrides.{rule.id}: {located[0]}", key=f"rules.overrides.{rule.id}.options")
         severity = override.severity if override and override.severity else rule.severity
         effective.append(_Effective(rule=rule, severity=severity, options=options))
     return effective, disabled

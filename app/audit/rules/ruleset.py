@@ -67,18 +67,22 @@ def _schema_validator(path: Path) -> Draft202012Validator:
     return Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
 
 
-def options_problem(function: str, options: Mapping[str, Any], target: Target | None = None) -> str | None:
-    """What is wrong with naming check `function` with `options` (None when nothing is)."""
+def options_problem(
+    function: str, options: Mapping[str, Any], target: Target | None = None
+) -> tuple[str, list[str | int]] | None:
+    """What is wrong with naming check `function` with `options`, and the path in the rule where; else None."""
     check = CHECKS.get(function)
     if check is None:
-        return f"unknown check function {function!r} (known: {', '.join(sorted(CHECKS))})"
+        return f"unknown check function {function!r} (known: {', '.join(sorted(CHECKS))})", ["then", "function"]
     if target is not None and check.target != target:
-        return f"check function {function!r} works on target {check.target.value!r}, not {target.value!r}"
+        problem = f"check function {function!r} works on target {check.target.value!r}, not {target.value!r}"
+        return problem, ["target"]
     validator = Draft202012Validator(check.options_schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
-    errors = sorted(validator.iter_errors(dict(options)), key=lambda e: list(e.absolute_path))
+    errors = sorted(validator.iter_errors(dict(options)), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
-        where = "/".join(str(p) for p in errors[0].absolute_path) or "options"
-        return f"bad options for {function!r} at {where}: {errors[0].message}"
+        path = list(errors[0].absolute_path)
+        where = "/".join(str(p) for p in path) or "options"
+        return f"bad options for {function!r} at {where}: {errors[0].message}", ["then", "options", *path]
     return None
 
 
@@ -134,9 +138,9 @@ def load_rule_file(path: Path, *, schema_path: Path, name: str | None = None) ->
     rule = Rule.model_validate(data)
     if not path.stem.startswith(rule.id):
         raise RuleFileError(f"file name must start with the rule id {rule.id}", file=shown, line=_line_of(root, ["id"]))
-    problem = options_problem(rule.then.function, rule.then.options, rule.target)
-    if problem:
-        raise RuleFileError(problem, file=shown, line=_line_of(root, ["then"]))
+    located = options_problem(rule.then.function, rule.then.options, rule.target)
+    if located:
+        raise RuleFileError(located[0], file=shown, line=_line_of(root, located[1]))
     problem = message_problem(rule)
     if problem:
         raise RuleFileError(problem, file=shown, line=_line_of(root, ["message"]))
