@@ -1,0 +1,239 @@
+"""Go: mcp-go `mcp.NewTool(name, options...)` builders and go-sdk `mcp.Tool{...}` literals, via tree-sitter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tree_sitter import Node
+
+from app.extract.common import Draft, FileResult, Language, Unresolved
+from app.extract.go_values import GoScope
+from app.extract.treesitter import fail, parser, short, span, text
+
+# mcp-go's NewTool starts every tool with these annotations (WithToolAnnotation replaces them all).
+MCP_GO_DEFAULT_ANNOTATIONS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
+                              "openWorldHint": True}
+_PARAM_TYPES = {"WithString": "string", "WithNumber": "number", "WithInteger": "integer", "WithBoolean": "boolean",
+                "WithArray": "array", "WithObject": "object", "WithAny": None}
+_HINTS = {"WithReadOnlyHintAnnotation": "readOnlyHint", "WithDestructiveHintAnnotation": "destructiveHint",
+          "WithIdempotentHintAnnotation": "idempotentHint", "WithOpenWorldHintAnnotation": "openWorldHint",
+          "WithTitleAnnotation": "title"}
+_PROP_KEYS = {"Description": "description", "Title": "title", "Min": "minimum", "Max": "maximum",
+              "MinLength": "minLength", "MaxLength": "maxLength", "Pattern": "pattern", "MinItems": "minItems",
+              "MaxItems": "maxItems", "UniqueItems": "uniqueItems", "DefaultString": "default",
+              "DefaultNumber": "default", "DefaultBool": "default", "DefaultArray": "default",
+              "Items": "items", "Properties": "properties", "AdditionalProperties": "additionalProperties",
+              "Format": "format", "MultipleOf": "multipleOf"}
+_ITEM_OPTS = {"WithStringItems": "string", "WithNumberItems": "number", "WithBooleanItems": "boolean",
+              "WithIntegerItems": "integer", "WithObjectItems": "object"}
+_ANNOTATION_KEYS = {"Title": "title", "ReadOnlyHint": "readOnlyHint", "DestructiveHint": "destructiveHint",
+                    "IdempotentHint": "idempotentHint", "OpenWorldHint": "openWorldHint"}
+_TOOL_KEYS = {"Name": "name", "Title": "title", "Description": "description", "InputSchema": "inputSchema",
+              "OutputSchema": "outputSchema", "Annotations": "annotations", "Meta": "_meta", "Icons": "icons",
+              "RawInputSchema": "inputSchema", "RawOutputSchema": "outputSchema"}
+
+
+def extract_go(source: str, *, file: str) -> FileResult:
+    """Tools defined in one Go file; helpers defined in other files become TC090 findings."""
+    result = FileResult(file=file, language=Language.GO)
+    tree = parser("go").parse(source.encode("utf-8"))
+    scope = GoScope(tree.root_node)
+    go_sdk = "modelcontextprotocol/go-sdk" in source
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        func = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if func is not None and func.type == "selector_expression" and _callee(node) == "NewTool":
+            _new_tool(node, scope, result)
+        elif node.type == "composite_literal" and text(node.child_by_field_name("type") or node) in {"mcp.Tool"}:
+            _tool_literal(node, scope, result, go_sdk=go_sdk)
+        stack.extend(reversed(node.named_children))
+    result.drafts.sort(key=lambda d: d.tool_lines.start)
+    return result
+
+
+def _args(call: Node) -> list[Node]:
+    return [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
+
+
+def _callee(node: Node) -> str:
+    func = node.child_by_field_name("function")
+    if func is None:
+        return ""
+    if func.type == "selector_expression":
+        return text(func.child_by_field_name("field") or func)
+    return text(func)
+
+
+def _new_tool(call: Node, scope: GoScope, result: FileResult) -> None:
+    args = _args(call)
+    if not args:
+        return
+    try:
+        name = scope.string(args[0])
+    except Unresolved as exc:
+        result.unresolved("the name of an mcp.NewTool(...)", exc)
+        return
+    draft = Draft(name=name, fields={}, tool_lines=span(call), name_lines=span(scope.resolve(args[0])))
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    annotations: dict[str, Any] = dict(MCP_GO_DEFAULT_ANNOTATIONS)
+    for option in args[1:]:
+        opt = _callee(option) if option.type == "call_expression" else ""
+        try:
+            if opt == "WithDescription":
+                draft.fields["description"] = scope.string(_args(option)[0])
+                draft.description_lines = span(scope.resolve(_args(option)[0]))
+            elif opt in _PARAM_TYPES:
+                _param(option, _PARAM_TYPES[opt], scope, draft, props, required)
+            elif opt in _HINTS:
+                annotations[_HINTS[opt]] = scope.value(_args(option)[0])
+            elif opt == "WithToolAnnotation":
+                annotations = _annotations(_args(option)[0], scope, go_sdk=False)
+            elif opt in {"WithRawInputSchema", "WithInputSchema"}:
+                draft.fields["inputSchema"] = scope.value(_args(option)[0])
+            else:
+                raise fail(option, f"the option `{short(option)}` is not defined by mcp-go")
+        except Unresolved as exc:
+            result.unresolved(f"an option of tool `{name}`", exc, tool=name)
+    if "inputSchema" not in draft.fields:
+        schema: dict[str, Any] = {"type": "object", "properties": props}
+        if required:
+            schema["required"] = required
+        draft.fields["inputSchema"] = schema
+    draft.fields["annotations"] = annotations
+    result.drafts.append(draft)
+
+
+def _param(option: Node, kind: str | None, scope: GoScope, draft: Draft, props: dict[str, Any],
+           required: list[str]) -> None:
+    args = _args(option)
+    pname = scope.string(args[0])
+    schema: dict[str, Any] = {"type": kind} if kind else {}
+    for prop_opt in args[1:]:
+        opt = _callee(prop_opt) if prop_opt.type == "call_expression" else ""
+        values = _args(prop_opt)
+        if opt == "Required":
+            required.append(pname)
+        elif opt == "Enum":
+            schema["enum"] = [scope.value(v) for v in values]
+        elif opt in _ITEM_OPTS:
+            items: dict[str, Any] = {"type": _ITEM_OPTS[opt]}
+            for sub in values:
+                key = _PROP_KEYS.get(_callee(sub))
+                if _callee(sub) == "Enum":
+                    items["enum"] = [scope.value(v) for v in _args(sub)]
+                elif key is None:
+                    raise fail(sub, f"the item option `{short(sub)}`")
+                else:
+                    items[key] = scope.value(_args(sub)[0])
+            schema["items"] = items
+        elif opt == "WithStringEnumItems":
+            schema["items"] = {"type": "string", "enum": scope.value(values[0])}
+        elif opt in _PROP_KEYS and values:
+            schema[_PROP_KEYS[opt]] = scope.value(values[0])
+            if opt == "Description":
+                draft.parameter_lines[pname] = span(scope.resolve(values[0]))
+        else:
+            raise fail(prop_opt, f"the property option `{short(prop_opt)}` of `{pname}`")
+    props[pname] = schema
+
+
+def _annotations(node: Node, scope: GoScope, *, go_sdk: bool) -> dict[str, Any]:
+    target = scope.resolve(node)
+    if target.type == "unary_expression":
+        target = scope.resolve(target.child_by_field_name("operand") or target)
+    body = target.child_by_field_name("body") if target.type == "composite_literal" else None
+    if body is None:
+        raise fail(node, f"the annotations `{short(node)}` are not a literal")
+    given = {_ANNOTATION_KEYS[k]: scope.value(v) for k, _kn, v in scope.fields(body) if k in _ANNOTATION_KEYS}
+    if not go_sdk:
+        return {k: v for k, v in given.items() if v is not None}
+    # go-sdk (v1.7) ToolAnnotations: idempotentHint and readOnlyHint are always sent, the rest when set.
+    out: dict[str, Any] = {"idempotentHint": bool(given.get("idempotentHint", False)),
+                           "readOnlyHint": bool(given.get("readOnlyHint", False))}
+    for key in ("destructiveHint", "openWorldHint"):
+        if given.get(key) is not None:
+            out[key] = given[key]
+    if given.get("title"):
+        out["title"] = given["title"]
+    return out
+
+
+def _tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool) -> None:
+    body = node.child_by_field_name("body")
+    if body is None:
+        return
+    fields = {key: value for key, _kn, value in scope.fields(body)}
+    if "Name" not in fields:
+        return
+    try:
+        name = scope.string(fields["Name"])
+    except Unresolved as exc:
+        result.unresolved("the name of an mcp.Tool literal", exc)
+        return
+    draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=span(scope.resolve(fields["Name"])))
+    for key, value in fields.items():
+        out_key = _TOOL_KEYS.get(key)
+        if out_key is None or key == "Name":
+            continue
+        try:
+            if key == "Annotations":
+                draft.fields[out_key] = _annotations(value, scope, go_sdk=go_sdk)
+            elif key in {"InputSchema", "OutputSchema"} and _wrapped(value, scope) is not None:
+                inner = _wrapped(value, scope)
+                draft.fields[out_key] = scope.value(inner)  # type: ignore[arg-type]
+                result.unresolved(
+                    f"`{key}` of tool `{name}` passes through `{_callee(scope.resolve(value))}(...)`, which is not "
+                    "defined in this file; only the schema given to it is listed",
+                    fail(value, "helper"), tool=name,
+                )
+            else:
+                val = scope.value(value)
+                if val not in ("", None) or key not in {"Title", "Description"}:
+                    draft.fields[out_key] = val
+            if key == "Description":
+                draft.description_lines = span(scope.resolve(value))
+        except Unresolved as exc:
+            result.unresolved(f"`{key}` of tool `{name}`", exc, tool=name)
+    schema = scope.resolve(fields["InputSchema"]) if "InputSchema" in fields else None
+    if schema is not None and _wrapped(schema, scope) is not None:
+        schema = scope.resolve(_wrapped(schema, scope))  # type: ignore[arg-type]
+    if schema is not None:
+        _schema_lines(schema, scope, draft)
+    if not go_sdk:
+        draft.fields.setdefault("annotations", {})
+        draft.fields.setdefault("inputSchema", {"type": "object"})
+    result.drafts.append(draft)
+
+
+def _wrapped(node: Node, scope: GoScope) -> Node | None:
+    """The literal argument of `Helper(&jsonschema.Schema{...})`, when a schema passes through a helper."""
+    target = scope.resolve(node)
+    if target.type != "call_expression" or target.child_by_field_name("function") is None:
+        return None
+    if target.child_by_field_name("function").type != "identifier":  # type: ignore[union-attr]
+        return None
+    args = _args(target)
+    return args[0] if len(args) == 1 and args[0].type in {"unary_expression", "composite_literal"} else None
+
+
+def _schema_lines(node: Node, scope: GoScope, draft: Draft) -> None:
+    if node.type == "unary_expression":
+        node = scope.resolve(node.child_by_field_name("operand") or node)
+    body = node.child_by_field_name("body") if node.type == "composite_literal" else None
+    if body is None:
+        return
+    for key, _kn, value in scope.fields(body):
+        if key != "Properties":
+            continue
+        target = scope.resolve(value)
+        props = target.child_by_field_name("body") if target.type == "composite_literal" else target
+        if props is None:
+            return
+        for pname, _pk, pvalue in scope.fields(props):
+            inner = scope.resolve(pvalue)
+            inner = inner.child_by_field_name("body") or inner if inner.type != "literal_value" else inner
+            for field, _fk, fvalue in scope.fields(inner) if inner.type == "literal_value" else []:
+                if field in {"Description", "description"}:
+                    draft.parameter_lines[pname] = span(scope.resolve(fvalue))

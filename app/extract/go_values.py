@@ -1,0 +1,182 @@
+"""Evaluate Go literal expressions from a tree-sitter tree: strings, numbers, same-file constants, composite
+literals of jsonschema.Schema and maps, and the default text of `t("KEY", "default")` translation helpers."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from tree_sitter import Node
+
+from app.extract.treesitter import fail, short, text, unescape
+
+# jsonschema.Schema (google/jsonschema-go) and mcp-go ToolInputSchema fields -> JSON keys.
+SCHEMA_FIELDS = {
+    "Type": "type", "Types": "type", "Description": "description", "Title": "title", "Properties": "properties",
+    "Required": "required", "Enum": "enum", "Items": "items", "Default": "default", "Minimum": "minimum",
+    "Maximum": "maximum", "ExclusiveMinimum": "exclusiveMinimum", "ExclusiveMaximum": "exclusiveMaximum",
+    "MinLength": "minLength", "MaxLength": "maxLength", "MinItems": "minItems", "MaxItems": "maxItems",
+    "Pattern": "pattern", "Format": "format", "AdditionalProperties": "additionalProperties", "AnyOf": "anyOf",
+    "OneOf": "oneOf", "AllOf": "allOf", "Not": "not", "Const": "const", "Examples": "examples",
+    "UniqueItems": "uniqueItems", "DependentRequired": "dependentRequired", "MinProperties": "minProperties",
+    "MaxProperties": "maxProperties", "Defs": "$defs", "Ref": "$ref", "Schema": "$schema",
+}
+_KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+class GoScope:
+    """Package-level `const`/`var` declarations of one file."""
+
+    def __init__(self, root: Node) -> None:
+        self.nodes: dict[str, Node] = {}
+        for decl in root.named_children:
+            if decl.type not in {"const_declaration", "var_declaration"}:
+                continue
+            specs = [s for s in _descendants(decl) if s.type in {"const_spec", "var_spec"}]
+            for spec in specs:
+                names = [c for c in spec.children_by_field_name("name")]
+                values = spec.child_by_field_name("value")
+                exprs = [v for v in values.named_children] if values is not None else []
+                for name, value in zip(names, exprs, strict=False):
+                    self.nodes[text(name)] = value
+
+    def resolve(self, node: Node) -> Node:
+        seen: set[str] = set()
+        while True:
+            if node.type in {"parenthesized_expression", "literal_element"} and node.named_children:
+                node = node.named_children[0]
+            elif node.type == "identifier" and text(node) in self.nodes and text(node) not in seen:
+                seen.add(text(node))
+                node = self.nodes[text(node)]
+            else:
+                return node
+
+    def value(self, node: Node) -> Any:
+        node = self.resolve(node)
+        kind = node.type
+        if kind == "interpreted_string_literal":
+            return "".join(unescape(text(c), go=True) if c.type == "escape_sequence" else text(c)
+                           for c in node.named_children)
+        if kind == "raw_string_literal":
+            return "".join(text(c) for c in node.named_children).replace("\r", "")
+        if kind in {"int_literal", "float_literal"}:
+            raw = text(node).replace("_", "")
+            number = int(raw, 0) if kind == "int_literal" else float(raw)
+            return int(number) if isinstance(number, float) and number.is_integer() else number
+        if kind in {"true", "false"}:
+            return kind == "true"
+        if kind == "nil":
+            return None
+        if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) == "+":
+            left = self.value(node.child_by_field_name("left"))  # type: ignore[arg-type]
+            right = self.value(node.child_by_field_name("right"))  # type: ignore[arg-type]
+            if type(left) is type(right) and isinstance(left, (str, int, float)):
+                return left + right
+        if kind == "unary_expression":
+            operand = node.child_by_field_name("operand")
+            op = text(node.child_by_field_name("operator") or node)
+            if operand is not None and op == "&":
+                return self.value(operand)
+            if operand is not None and op == "-":
+                number = self.value(operand)
+                if isinstance(number, (int, float)):
+                    return -number
+        if kind == "composite_literal":
+            return self.composite(node)
+        if kind == "call_expression":
+            return self._call(node)
+        if kind == "literal_value":
+            return self._literal_value(node, schema=True)
+        raise fail(node, f"`{short(node)}` is computed at run time")
+
+    def string(self, node: Node) -> str:
+        value = self.value(node)
+        if not isinstance(value, str):
+            raise fail(node, f"`{short(node)}` is not a string")
+        return value
+
+    def composite(self, node: Node) -> Any:
+        kind = text(node.child_by_field_name("type") or node)
+        body = node.child_by_field_name("body")
+        if body is None:
+            raise fail(node, "an empty composite literal")
+        schema = kind.endswith(("Schema", "ToolInputSchema", "ToolOutputSchema", "ToolArgumentsSchema"))
+        if kind.startswith(("[]", "map[")) or kind.endswith("Meta") or schema:
+            return self._literal_value(body, schema=schema, as_list=kind.startswith("[]"))
+        raise fail(node, f"a `{kind}` value")
+
+    def fields(self, body: Node) -> list[tuple[str, Node, Node]]:
+        """(key, key node, value node) of a keyed composite literal body."""
+        out: list[tuple[str, Node, Node]] = []
+        for element in body.named_children:
+            if element.type != "keyed_element" or len(element.named_children) < 2:
+                continue
+            key_node, value_node = element.named_children[0], element.named_children[1]
+            inner = self.resolve(key_node)
+            key = text(inner) if inner.type in {"identifier", "field_identifier"} else self.string(inner)
+            out.append((key, key_node, value_node))
+        return out
+
+    def _literal_value(self, body: Node, *, schema: bool, as_list: bool = False) -> Any:
+        elements = [e for e in body.named_children if e.type != "comment"]
+        if as_list or (elements and all(e.type == "literal_element" for e in elements)):
+            return [self._element(e, schema=schema) for e in elements]
+        out: dict[str, Any] = {}
+        for key, _key_node, value in self.fields(body):
+            if schema and key in SCHEMA_FIELDS:
+                field = SCHEMA_FIELDS[key]
+                nested = field in {"items", "not", "additionalProperties", "properties", "anyOf", "oneOf", "allOf",
+                                   "$defs"}
+                val = self._element(value, schema=nested)
+                out[field] = _schema_bool(val) if field in {"additionalProperties", "not"} else val
+            elif schema and key[:1].isupper():
+                raise fail(value, f"the schema field `{key}`")
+            else:
+                out[key] = self._element(value, schema=schema)
+        return out
+
+    def _element(self, node: Node, *, schema: bool) -> Any:
+        node = self.resolve(node)
+        if node.type == "literal_value":
+            return self._literal_value(node, schema=schema)
+        return self.value(node)
+
+    def _call(self, node: Node) -> Any:
+        func = node.child_by_field_name("function")
+        args = [a for a in (node.child_by_field_name("arguments") or node).named_children if a.type != "comment"]
+        name = text(func) if func is not None else ""
+        if func is not None and func.type == "identifier" and len(args) == 2:
+            key = self.resolve(args[0])
+            if key.type == "interpreted_string_literal" and _KEY.match(self.string(key)):
+                return self.value(args[1])  # translation helper: the listed text is the default
+        if name.endswith(("Ptr", "ToBoolPtr", "BoolPtr", "IntPtr", "Float64Ptr")) and len(args) == 1:
+            return self.value(args[0])
+        if name in {"json.RawMessage", "[]byte"} and len(args) == 1:
+            raw = self.value(args[0])
+            try:
+                return json.loads(raw)
+            except (TypeError, ValueError):
+                raise fail(node, "a json.RawMessage that is not JSON") from None
+        if name in {"float64", "int", "int64", "string", "bool"} and len(args) == 1:
+            return self.value(args[0])
+        raise fail(node, f"`{short(node)}` is computed at run time")
+
+
+def _schema_bool(value: Any) -> Any:
+    if value == {"not": {}}:
+        return False
+    if value == {}:
+        return True
+    return value
+
+
+def _descendants(node: Node) -> list[Node]:
+    out: list[Node] = []
+    stack = list(node.named_children)
+    while stack:
+        current = stack.pop(0)
+        out.append(current)
+        if current.type in {"const_spec_list", "var_spec_list"}:
+            stack[:0] = list(current.named_children)
+    return out
