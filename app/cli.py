@@ -21,6 +21,7 @@ app = typer.Typer(
 COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.audit",
     "app.commands.rules",
+    "app.commands.extract",
     "app.commands.eval_selector",
     "app.commands.serve",
     "app.commands.worker",

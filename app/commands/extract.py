@@ -1,0 +1,68 @@
+"""`toolchoice extract PATH...`: print the tools that source files define, as an MCP `tools/list` result."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from app.audit.models import ToolSet
+from app.errors import ToolChoiceError
+from app.extract import extract_paths
+
+LOCATIONS_KEY = "x-toolchoice-locations"
+FINDINGS_KEY = "x-toolchoice-findings"
+
+
+def listing(tools: ToolSet, *, side_tables: bool = True) -> dict[str, Any]:
+    """`{"tools": [...]}` exactly as a client receives it, plus the locations and findings beside it."""
+    out: dict[str, Any] = {"tools": tools.to_mcp()}
+    if not side_tables:
+        return out
+    locations: dict[str, Any] = {}
+    for tool in tools.tools:
+        key, n = tool.name, 1
+        while key in locations:  # the same name defined twice: `name (2)`
+            n += 1
+            key = f"{tool.name} ({n})"
+        locations[key] = tool.location.model_dump(mode="json", exclude_none=True) if tool.location else None
+    out[LOCATIONS_KEY] = locations
+    out[FINDINGS_KEY] = [f.model_dump(mode="json", exclude_none=True) for f in tools.load_findings]
+    return out
+
+
+def extract_command(
+    paths: Annotated[list[Path], typer.Argument(help="Source files or folders (Python, TypeScript, JavaScript, Go).")],
+    glob: Annotated[
+        list[str] | None,
+        typer.Option("--glob", "-g", help="Read only files whose relative path matches; repeatable."),
+    ] = None,
+    root: Annotated[Path | None, typer.Option("--root", help="Folder that --glob paths are relative to.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the JSON to this file.")] = None,
+    tools_only: Annotated[
+        bool, typer.Option("--tools-only", help="Print only {\"tools\": [...]}, without locations and findings.")
+    ] = False,
+) -> None:
+    """Read tool definitions from source code without running it; print them as a `tools/list` result."""
+    try:
+        tools = extract_paths(paths, root=root, globs=glob or None)
+    except ToolChoiceError as exc:
+        typer.echo(f"toolchoice: error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for finding in tools.load_findings:
+        typer.echo(f"{finding.file}:{finding.line}: {finding.rule_id} {finding.message}", err=True)
+    text = json.dumps(listing(tools, side_tables=not tools_only), indent=2, ensure_ascii=False) + "\n"
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        typer.echo(f"toolchoice: error: {output}: cannot be written ({exc.strerror})", err=True)
+        raise typer.Exit(2) from None
+
+
+def register(app: typer.Typer) -> None:
+    app.command("extract")(extract_command)
