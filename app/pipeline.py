@@ -118,7 +118,7 @@ def _config_change_note(base: RepoConfig, head_text: str | None) -> str:
     changed = sorted(k for k in after if before.get(k) != after.get(k))
     if not changed:
         return f"This pull request edits {CONFIG_PATH} without changing any setting."
-    listed = ", ".join(f"`{k}`" for k in changed)
+    listed = ", ".join(changed)  # plain text: the renderer escapes notes
     return f"This pull request changes {CONFIG_PATH} ({listed}); the base branch's copy applies until it is merged."
 
 

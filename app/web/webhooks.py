@@ -17,8 +17,8 @@ WEBHOOK_PATH = "/api/github/webhooks"  # Probot's path
 MAX_BODY_BYTES = 25 * 1024 * 1024
 
 
-def _answer(status: int, **content: object) -> JSONResponse:
-    return JSONResponse(status_code=status, content=content)
+def _answer(code: int, **content: object) -> JSONResponse:
+    return JSONResponse(status_code=code, content=content)
 
 
 async def _read_limited(request: Request) -> bytes | None:
