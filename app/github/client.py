@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import httpx
 from githubkit import AppAuthStrategy, AppInstallationAuthStrategy, GitHub
-from githubkit.cache import BaseCacheStrategy, RedisCacheStrategy
+from githubkit.cache import BaseCacheStrategy, MemCacheStrategy, RedisCacheStrategy
 from githubkit.exception import GitHubException, RequestFailed, RequestTimeout
 
 from app.errors import GitHubError
@@ -80,9 +80,12 @@ class GitHubApp:
         self._private_key = private_key
         self._base_url = base_url
         self._transport = transport
-        # Tokens in Redis survive RQ's forked work horses; without Redis githubkit's in-memory cache is used.
-        self._cache: BaseCacheStrategy | None = (
-            RedisCacheStrategy(client=redis, prefix=TOKEN_CACHE_PREFIX) if redis is not None else None
+        # Tokens in Redis survive RQ's forked work horses and are shared by workers; without Redis they live
+        # in this object (one per process). Keyed by API URL too: one App id may exist on several GitHub hosts.
+        self._cache: BaseCacheStrategy = (
+            RedisCacheStrategy(client=redis, prefix=f"{TOKEN_CACHE_PREFIX}:{base_url}")
+            if redis is not None
+            else MemCacheStrategy()
         )
         self._installations: dict[int, GitHub[Any]] = {}
 
