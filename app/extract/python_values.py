@@ -110,6 +110,10 @@ class Constants:
         self._busy.add(node.id)
         try:
             return self.value(target)  # type: ignore[arg-type]
+        except Unresolved as exc:
+            where = f" (line {exc.line})" if exc.line != node.lineno else ""
+            raise Unresolved(f"`{node.id}`{where}: {exc.why}", line=node.lineno,
+                             end_line=getattr(node, "end_lineno", node.lineno)) from None
         finally:
             self._busy.discard(node.id)
 

@@ -160,10 +160,16 @@ class _Reader:
         except Unresolved as exc:
             if exc.line == 0:
                 exc = fail(target, exc.why)
+            self.zod.problems.clear()
+            self.zod3.problems.clear()
             draft.fields.pop(key, None)
             self.result.unresolved(f"the {key} of tool `{draft.name}`", exc, tool=draft.name)
             return
         draft.fields[key] = value
+        for converter in (self.zod, self.zod3):
+            for exc in converter.problems:
+                self.result.unresolved(f"part of the {key} of tool `{draft.name}` (left out)", exc, tool=draft.name)
+            converter.problems.clear()
         if key == "inputSchema":
             self._parameter_lines(draft, target)
 

@@ -40,6 +40,8 @@ class Zod:
     def __init__(self, scope: Scope, *, zod4: bool) -> None:
         self.scope = scope
         self.zod4 = zod4
+        # A description or default that cannot be read is left out of its property and reported from here.
+        self.problems: list[Unresolved] = []
 
     def root(self, node: Node, *, output: bool = False) -> dict[str, Any]:
         """A tool's inputSchema/outputSchema from a raw shape `{a: z.string()}`, a `z.object(...)` or `X.shape`."""
@@ -136,7 +138,10 @@ class Zod:
         schema = prop.schema
         arg = (lambda: self.scope.value(args[0])) if args else (lambda: None)
         if name == "describe":
-            schema["description"] = self.scope.string(args[0])
+            try:
+                schema["description"] = self.scope.string(args[0])
+            except Unresolved as exc:
+                self.problems.append(exc)
         elif name == "meta" and args:
             meta = self.scope.value(args[0])
             schema.update(meta if isinstance(meta, dict) else {})
@@ -149,13 +154,15 @@ class Zod:
             prop.schema = self._nullable(schema)
         elif name == "default":
             prop.has_default = True
-            schema["default"] = arg()
+            try:
+                schema["default"] = arg()
+            except Unresolved as exc:
+                self.problems.append(exc)
         elif name in {"min", "max", "length", "gte", "lte", "gt", "lt"} and args:
             self._bound(schema, name, arg())
         elif name in {"positive", "negative", "nonnegative", "nonpositive"}:
-            key = {"positive": "exclusiveMinimum", "negative": "exclusiveMaximum", "nonnegative": "minimum",
-                   "nonpositive": "maximum"}[name]
-            schema[key] = 0
+            key = {"positive": "gt", "negative": "lt", "nonnegative": "gte", "nonpositive": "lte"}[name]
+            self._bound(schema, key, 0)
         elif name == "nonempty":
             schema["minItems" if schema.get("type") == "array" else "minLength"] = 1
         elif name == "int":
@@ -201,7 +208,12 @@ class Zod:
                "lt": "exclusiveMaximum"}.get(name)
         if key is None:
             raise Unresolved(f"`.{name}()` on a {kind} schema", line=0)
+        if self.zod4 and key in schema and isinstance(value, (int, float)):
+            # zod 4 keeps the tighter of two bounds (z.int() starts at the safe-integer range).
+            value = max(schema[key], value) if key in {"minimum", "exclusiveMinimum"} else min(schema[key], value)
         schema[key] = value
+        if self.zod4:
+            _drop_looser(schema)
 
     def _nullable(self, schema: dict[str, Any]) -> dict[str, Any]:
         if not self.zod4 and isinstance(schema.get("type"), str) and set(schema) <= {"type", "description"}:
@@ -214,6 +226,14 @@ class Zod:
             if len(kinds) == 1:
                 return {"type": kinds.pop(), "enum": [s["const"] for s in schemas]}
         return {"anyOf": schemas}
+
+
+def _drop_looser(schema: dict[str, Any]) -> None:
+    """zod 4 lists one lower and one upper bound: an exclusive bound wins when it is at least as tight."""
+    if "minimum" in schema and "exclusiveMinimum" in schema:
+        schema.pop("minimum" if schema["exclusiveMinimum"] >= schema["minimum"] else "exclusiveMinimum")
+    if "maximum" in schema and "exclusiveMaximum" in schema:
+        schema.pop("maximum" if schema["exclusiveMaximum"] <= schema["maximum"] else "exclusiveMaximum")
 
 
 def _type_of(value: Any) -> dict[str, Any]:
