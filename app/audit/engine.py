@@ -87,7 +87,7 @@ def build_report(
         mode=info.mode,
         selector=info,
         suite_hash=suite.hash,
-        rules_hash=ruleset.hash,
+        rules_hash=getattr(results, "rules_hash", "") or ruleset.hash,
         provenance=provenance_counts(suite.cases, runs),
         scores=result.scores,
         overall=result.overall,

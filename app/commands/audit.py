@@ -43,7 +43,8 @@ CasesOpt = Annotated[
     list[Path] | None, typer.Option("--cases", help="A YAML/JSON file of user-defined cases (repeatable).")
 ]
 FailUnderOpt = Annotated[
-    float | None, typer.Option("--fail-under", help="Exit 1 when the (head's) overall score is below this.")
+    float | None,
+    typer.Option("--fail-under", min=0, max=100, help="Exit 1 when the (head's) overall score is below this."),
 ]
 ModeOpt = Annotated[Mode | None, typer.Option("--mode", help="synthetic (default) or live_model.")]
 ModelOpt = Annotated[str | None, typer.Option("--model", help="live_model: the model to ask.")]

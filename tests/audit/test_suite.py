@@ -1,0 +1,121 @@
+"""Suites: user cases from files, generated and validated cases, negatives, a stable hash."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.audit.models import NO_TOOL, Case, CaseFamily, CaseStatus, Provenance, Suite
+from app.audit.suite import MIN_CONFIDENCE, build_suite, load_cases
+from app.audit.validate import CaseValidator
+from app.errors import CasesError
+
+from .helpers import tool, toolset
+
+TOOLS = toolset(
+    tool("read_file", "Reads the complete contents of a text file from disk.", path={"type": "string"}),
+    tool("send_email", "Sends an email message to one recipient.", to={"type": "string"}),
+    tool("get_weather", "Returns the current weather forecast for a city.", city={"type": "string"}),
+)
+
+
+def test_load_cases_yaml_with_defaults() -> None:
+    text = (
+        "cases:\n"
+        "  - intent: Read /etc/hosts\n"
+        "    expected: read_file\n"
+        "    arguments: {path: /etc/hosts}\n"
+        "  - id: neg\n"
+        "    intent: Tell me a joke\n"
+        "    expected: NO_TOOL\n"
+        "    provenance: human_fixture\n"
+        "  - intent: maybe\n"
+        "    expected: send_email\n"
+        "    confidence: 0.5\n"
+    )
+    cases = load_cases("cases.yaml", text=text)
+    assert [c.id for c in cases] == ["user-001", "neg", "user-003"]
+    assert cases[0].acceptable_arguments == {"path": ["/etc/hosts"]}
+    assert cases[0].provenance == Provenance.USER_DEFINED and cases[0].target_tool == "read_file"
+    assert cases[1].provenance == Provenance.HUMAN_FIXTURE and cases[1].family == CaseFamily.OFF_TOPIC
+    assert cases[2].status == CaseStatus.EXPLORATORY
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("cases:\n  - intent: x\n", 2, "expected"),
+        ("cases:\n  - intent: x\n    expected: a\n  - intent: y\n    expected: b\n    bogus: 1\n", 4, "unknown keys"),
+        ("- {id: a, intent: x, expected: t}\n- {id: a, intent: y, expected: t}\n", 2, "used twice"),
+        ("- {intent: x, expected: t, provenance: ai_generated}\n", 1, "provenance"),
+        ('[{"intent": "x", "expected": "t", "confidence": "high"}]', 1, "could not convert"),
+    ],
+)
+def test_bad_cases_name_file_line_and_problem(text: str, line: int, message: str) -> None:
+    with pytest.raises(CasesError) as err:
+        load_cases("c.yaml", text=text)
+    assert err.value.file == "c.yaml" and err.value.line == line
+    assert message in str(err.value)
+
+
+def test_generated_suite_has_positives_negatives_and_a_stable_hash() -> None:
+    suite = build_suite([TOOLS])
+    families = {c.family for c in suite.cases}
+    assert families == {CaseFamily.POSITIVE, CaseFamily.NEAR_MISS, CaseFamily.OFF_TOPIC}
+    for c in suite.cases:
+        if c.family == CaseFamily.NEAR_MISS:
+            assert c.expected == NO_TOOL and c.removed_tools == (c.target_tool,)
+        if c.provenance == Provenance.AI_GENERATED:
+            assert (c.status == CaseStatus.SCORED) == (c.confidence >= MIN_CONFIDENCE)
+    assert build_suite([TOOLS]).hash == suite.hash
+    assert [c.id for c in suite.cases] == sorted(c.id for c in suite.cases)
+
+
+def test_suite_hash_changes_with_any_case() -> None:
+    a = Suite(cases=[Case(id="1", intent="x", expected="t", provenance=Provenance.USER_DEFINED)])
+    b = Suite(cases=[Case(id="1", intent="x ", expected="t", provenance=Provenance.USER_DEFINED)])
+    assert a.hash != b.hash
+    with pytest.raises(ValueError, match="hash"):
+        Suite(cases=a.cases, hash="0" * 64)
+
+
+def test_suite_from_base_and_head_uses_both_texts() -> None:
+    head = toolset(
+        tool("read_file", "Opens a document and returns its lines.", path={"type": "string"}),
+        *TOOLS.tools[1:],
+    )
+    suite = build_suite([TOOLS, head])
+    intents = {c.intent for c in suite.cases if c.expected == "read_file"}
+    assert any("complete contents" in i for i in intents) and any("document" in i for i in intents)
+
+
+def test_user_cases_are_kept_and_no_generation_when_zero_intents() -> None:
+    user = [Case(id="u1", intent="Read the hosts file", expected="read_file", provenance=Provenance.USER_DEFINED)]
+    suite = build_suite([TOOLS], user_cases=user, intents_per_tool=0)
+    assert [c.id for c in suite.cases] == ["u1"]
+
+
+def test_validator_marks_ambiguous_cases_exploratory() -> None:
+    validator = CaseValidator(TOOLS)
+    clear = Case(
+        id="a",
+        intent="What is the weather forecast in Oslo?",
+        expected="get_weather",
+        provenance=Provenance.AI_GENERATED,
+    )
+    wrong = Case(
+        id="b",
+        intent="What is the weather forecast in Oslo?",
+        expected="send_email",
+        provenance=Provenance.AI_GENERATED,
+    )
+    assert validator.validate(clear, min_confidence=0.7).status == CaseStatus.SCORED
+    checked = validator.validate(wrong, min_confidence=0.7)
+    assert checked.status == CaseStatus.EXPLORATORY and "get_weather" in (checked.note or "")
+    near = Case(
+        id="c",
+        intent="Send an email to Bob",
+        expected=NO_TOOL,
+        provenance=Provenance.AI_GENERATED,
+        removed_tools=("get_weather",),
+    )
+    assert validator.validate(near, min_confidence=0.7).status == CaseStatus.EXPLORATORY
