@@ -34,9 +34,16 @@ from app.extract.python_source import extract_python
 __all__ = ["Language", "detect_language", "extract_file", "extract_paths", "is_source_file"]
 
 _EXTENSIONS = {
-    ".py": Language.PYTHON, ".pyi": Language.PYTHON,
-    ".ts": Language.TYPESCRIPT, ".mts": Language.TYPESCRIPT, ".cts": Language.TYPESCRIPT, ".tsx": Language.TYPESCRIPT,
-    ".js": Language.JAVASCRIPT, ".mjs": Language.JAVASCRIPT, ".cjs": Language.JAVASCRIPT, ".jsx": Language.JAVASCRIPT,
+    ".py": Language.PYTHON,
+    ".pyi": Language.PYTHON,
+    ".ts": Language.TYPESCRIPT,
+    ".mts": Language.TYPESCRIPT,
+    ".cts": Language.TYPESCRIPT,
+    ".tsx": Language.TYPESCRIPT,
+    ".js": Language.JAVASCRIPT,
+    ".mjs": Language.JAVASCRIPT,
+    ".cjs": Language.JAVASCRIPT,
+    ".jsx": Language.JAVASCRIPT,
     ".go": Language.GO,
 }
 # Files larger than this are not source a person wrote (bundles, generated code); reading them would be slow.
@@ -108,8 +115,10 @@ def _extract(path: Path, *, display_name: str | None, text: str | None, language
         return extract_python(text, file=display)
     if kind is Language.GO:
         from app.extract.go_source import extract_go
+        from app.extract.paths import mcp_go_lists_empty_required
 
-        return extract_go(text, file=display)
+        empty_required = mcp_go_lists_empty_required(path) if path.exists() else True
+        return extract_go(text, file=display, empty_required=empty_required)
     from app.extract.paths import zod_is_v4
     from app.extract.ts_source import extract_ts
 

@@ -58,7 +58,11 @@ class FileResult:
     def unresolved(self, what: str, exc: Unresolved, *, tool: str | None = None, parameter: str | None = None) -> None:
         self.findings.append(
             unresolved_finding(
-                f"{what}: {exc.why}", file=self.file, line=exc.line, end_line=exc.end_line, tool=tool,
+                f"{what}: {exc.why}",
+                file=self.file,
+                line=exc.line,
+                end_line=exc.end_line,
+                tool=tool,
                 parameter=parameter,
             )
         )
@@ -68,7 +72,12 @@ class FileResult:
 
 
 def unresolved_finding(
-    detail: str, *, file: str, line: int, end_line: int | None = None, tool: str | None = None,
+    detail: str,
+    *,
+    file: str,
+    line: int,
+    end_line: int | None = None,
+    tool: str | None = None,
     parameter: str | None = None,
 ) -> Finding:
     return Finding(

@@ -11,30 +11,84 @@ from app.extract.go_values import GoScope
 from app.extract.treesitter import fail, parser, short, span, text
 
 # mcp-go's NewTool starts every tool with these annotations (WithToolAnnotation replaces them all).
-MCP_GO_DEFAULT_ANNOTATIONS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
-                              "openWorldHint": True}
-_PARAM_TYPES = {"WithString": "string", "WithNumber": "number", "WithInteger": "integer", "WithBoolean": "boolean",
-                "WithArray": "array", "WithObject": "object", "WithAny": None}
-_HINTS = {"WithReadOnlyHintAnnotation": "readOnlyHint", "WithDestructiveHintAnnotation": "destructiveHint",
-          "WithIdempotentHintAnnotation": "idempotentHint", "WithOpenWorldHintAnnotation": "openWorldHint",
-          "WithTitleAnnotation": "title"}
-_PROP_KEYS = {"Description": "description", "Title": "title", "Min": "minimum", "Max": "maximum",
-              "MinLength": "minLength", "MaxLength": "maxLength", "Pattern": "pattern", "MinItems": "minItems",
-              "MaxItems": "maxItems", "UniqueItems": "uniqueItems", "DefaultString": "default",
-              "DefaultNumber": "default", "DefaultBool": "default", "DefaultArray": "default",
-              "Items": "items", "Properties": "properties", "AdditionalProperties": "additionalProperties",
-              "Format": "format", "MultipleOf": "multipleOf"}
-_ITEM_OPTS = {"WithStringItems": "string", "WithNumberItems": "number", "WithBooleanItems": "boolean",
-              "WithIntegerItems": "integer", "WithObjectItems": "object"}
-_ANNOTATION_KEYS = {"Title": "title", "ReadOnlyHint": "readOnlyHint", "DestructiveHint": "destructiveHint",
-                    "IdempotentHint": "idempotentHint", "OpenWorldHint": "openWorldHint"}
-_TOOL_KEYS = {"Name": "name", "Title": "title", "Description": "description", "InputSchema": "inputSchema",
-              "OutputSchema": "outputSchema", "Annotations": "annotations", "Meta": "_meta", "Icons": "icons",
-              "RawInputSchema": "inputSchema", "RawOutputSchema": "outputSchema"}
+MCP_GO_DEFAULT_ANNOTATIONS = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+_PARAM_TYPES = {
+    "WithString": "string",
+    "WithNumber": "number",
+    "WithInteger": "integer",
+    "WithBoolean": "boolean",
+    "WithArray": "array",
+    "WithObject": "object",
+    "WithAny": None,
+}
+_HINTS = {
+    "WithReadOnlyHintAnnotation": "readOnlyHint",
+    "WithDestructiveHintAnnotation": "destructiveHint",
+    "WithIdempotentHintAnnotation": "idempotentHint",
+    "WithOpenWorldHintAnnotation": "openWorldHint",
+    "WithTitleAnnotation": "title",
+}
+_PROP_KEYS = {
+    "Description": "description",
+    "Title": "title",
+    "Min": "minimum",
+    "Max": "maximum",
+    "MinLength": "minLength",
+    "MaxLength": "maxLength",
+    "Pattern": "pattern",
+    "MinItems": "minItems",
+    "MaxItems": "maxItems",
+    "UniqueItems": "uniqueItems",
+    "DefaultString": "default",
+    "DefaultNumber": "default",
+    "DefaultBool": "default",
+    "DefaultArray": "default",
+    "Items": "items",
+    "Properties": "properties",
+    "AdditionalProperties": "additionalProperties",
+    "Format": "format",
+    "MultipleOf": "multipleOf",
+}
+_ITEM_OPTS = {
+    "WithStringItems": "string",
+    "WithNumberItems": "number",
+    "WithBooleanItems": "boolean",
+    "WithIntegerItems": "integer",
+    "WithObjectItems": "object",
+}
+_ANNOTATION_KEYS = {
+    "Title": "title",
+    "ReadOnlyHint": "readOnlyHint",
+    "DestructiveHint": "destructiveHint",
+    "IdempotentHint": "idempotentHint",
+    "OpenWorldHint": "openWorldHint",
+}
+_TOOL_KEYS = {
+    "Name": "name",
+    "Title": "title",
+    "Description": "description",
+    "InputSchema": "inputSchema",
+    "OutputSchema": "outputSchema",
+    "Annotations": "annotations",
+    "Meta": "_meta",
+    "Icons": "icons",
+    "RawInputSchema": "inputSchema",
+    "RawOutputSchema": "outputSchema",
+}
 
 
-def extract_go(source: str, *, file: str) -> FileResult:
-    """Tools defined in one Go file; helpers defined in other files become TC090 findings."""
+_TOOL_TYPES = {"mcp.Tool"}
+_TOOL_LISTS = {"[]*mcp.Tool", "[]mcp.Tool"}
+
+
+def extract_go(source: str, *, file: str, empty_required: bool = True) -> FileResult:
+    """Tools defined in one Go file; helpers defined in other files become TC090 findings.
+    `empty_required`: mcp-go v0.44+ lists `"required": []` when no parameter is required."""
     result = FileResult(file=file, language=Language.GO)
     tree = parser("go").parse(source.encode("utf-8"))
     scope = GoScope(tree.root_node)
@@ -44,9 +98,14 @@ def extract_go(source: str, *, file: str) -> FileResult:
         node = stack.pop()
         func = node.child_by_field_name("function") if node.type == "call_expression" else None
         if func is not None and func.type == "selector_expression" and _callee(node) == "NewTool":
-            _new_tool(node, scope, result)
-        elif node.type == "composite_literal" and text(node.child_by_field_name("type") or node) in {"mcp.Tool"}:
+            _new_tool(node, scope, result, empty_required=empty_required)
+        elif node.type == "composite_literal" and text(node.child_by_field_name("type") or node) in _TOOL_TYPES:
             _tool_literal(node, scope, result, go_sdk=go_sdk)
+        elif node.type == "composite_literal" and text(node.child_by_field_name("type") or node) in _TOOL_LISTS:
+            for element in (node.child_by_field_name("body") or node).named_children:
+                inner = element.named_children[0] if element.named_children else element
+                if inner.type == "literal_value":
+                    _tool_literal(inner, scope, result, go_sdk=go_sdk)
         stack.extend(reversed(node.named_children))
     result.drafts.sort(key=lambda d: d.tool_lines.start)
     return result
@@ -65,7 +124,7 @@ def _callee(node: Node) -> str:
     return text(func)
 
 
-def _new_tool(call: Node, scope: GoScope, result: FileResult) -> None:
+def _new_tool(call: Node, scope: GoScope, result: FileResult, *, empty_required: bool) -> None:
     args = _args(call)
     if not args:
         return
@@ -84,8 +143,14 @@ def _new_tool(call: Node, scope: GoScope, result: FileResult) -> None:
             if opt == "WithDescription":
                 draft.fields["description"] = scope.string(_args(option)[0])
                 draft.description_lines = span(scope.resolve(_args(option)[0]))
+            elif opt == "WithToolTitle":
+                draft.fields["title"] = scope.string(_args(option)[0])
             elif opt in _PARAM_TYPES:
-                _param(option, _PARAM_TYPES[opt], scope, draft, props, required)
+                problems: list[tuple[str, Unresolved]] = []
+                _param(option, _PARAM_TYPES[opt], scope, draft, props, required, problems)
+                for pname, exc in problems:
+                    result.unresolved(f"parameter `{pname}` of tool `{name}` (left out)", exc, tool=name,
+                                      parameter=pname)
             elif opt in _HINTS:
                 annotations[_HINTS[opt]] = scope.value(_args(option)[0])
             elif opt == "WithToolAnnotation":
@@ -98,45 +163,55 @@ def _new_tool(call: Node, scope: GoScope, result: FileResult) -> None:
             result.unresolved(f"an option of tool `{name}`", exc, tool=name)
     if "inputSchema" not in draft.fields:
         schema: dict[str, Any] = {"type": "object", "properties": props}
-        if required:
+        if required or empty_required:
             schema["required"] = required
         draft.fields["inputSchema"] = schema
     draft.fields["annotations"] = annotations
     result.drafts.append(draft)
 
 
-def _param(option: Node, kind: str | None, scope: GoScope, draft: Draft, props: dict[str, Any],
-           required: list[str]) -> None:
+def _param(
+    option: Node, kind: str | None, scope: GoScope, draft: Draft, props: dict[str, Any], required: list[str],
+    problems: list[tuple[str, Unresolved]],
+) -> None:
     args = _args(option)
     pname = scope.string(args[0])
     schema: dict[str, Any] = {"type": kind} if kind else {}
     for prop_opt in args[1:]:
-        opt = _callee(prop_opt) if prop_opt.type == "call_expression" else ""
-        values = _args(prop_opt)
-        if opt == "Required":
-            required.append(pname)
-        elif opt == "Enum":
-            schema["enum"] = [scope.value(v) for v in values]
-        elif opt in _ITEM_OPTS:
-            items: dict[str, Any] = {"type": _ITEM_OPTS[opt]}
-            for sub in values:
-                key = _PROP_KEYS.get(_callee(sub))
-                if _callee(sub) == "Enum":
-                    items["enum"] = [scope.value(v) for v in _args(sub)]
-                elif key is None:
-                    raise fail(sub, f"the item option `{short(sub)}`")
-                else:
-                    items[key] = scope.value(_args(sub)[0])
-            schema["items"] = items
-        elif opt == "WithStringEnumItems":
-            schema["items"] = {"type": "string", "enum": scope.value(values[0])}
-        elif opt in _PROP_KEYS and values:
-            schema[_PROP_KEYS[opt]] = scope.value(values[0])
-            if opt == "Description":
-                draft.parameter_lines[pname] = span(scope.resolve(values[0]))
-        else:
-            raise fail(prop_opt, f"the property option `{short(prop_opt)}` of `{pname}`")
+        try:
+            _property_option(prop_opt, pname, schema, scope, draft, required)
+        except Unresolved as exc:
+            problems.append((pname, exc))
     props[pname] = schema
+
+
+def _property_option(prop_opt: Node, pname: str, schema: dict[str, Any], scope: GoScope, draft: Draft,
+                     required: list[str]) -> None:
+    opt = _callee(prop_opt) if prop_opt.type == "call_expression" else ""
+    values = _args(prop_opt)
+    if opt == "Required":
+        required.append(pname)
+    elif opt == "Enum":
+        schema["enum"] = [scope.value(v) for v in values]
+    elif opt in _ITEM_OPTS:
+        items: dict[str, Any] = {"type": _ITEM_OPTS[opt]}
+        for sub in values:
+            key = _PROP_KEYS.get(_callee(sub))
+            if _callee(sub) == "Enum":
+                items["enum"] = [scope.value(v) for v in _args(sub)]
+            elif key is None:
+                raise fail(sub, f"the item option `{short(sub)}`")
+            else:
+                items[key] = scope.value(_args(sub)[0])
+        schema["items"] = items
+    elif opt == "WithStringEnumItems":
+        schema["items"] = {"type": "string", "enum": scope.value(values[0])}
+    elif opt in _PROP_KEYS and values:
+        schema[_PROP_KEYS[opt]] = scope.value(values[0])
+        if opt == "Description":
+            draft.parameter_lines[pname] = span(scope.resolve(values[0]))
+    else:
+        raise fail(prop_opt, f"the property option `{short(prop_opt)}` of `{pname}`")
 
 
 def _annotations(node: Node, scope: GoScope, *, go_sdk: bool) -> dict[str, Any]:
@@ -150,8 +225,10 @@ def _annotations(node: Node, scope: GoScope, *, go_sdk: bool) -> dict[str, Any]:
     if not go_sdk:
         return {k: v for k, v in given.items() if v is not None}
     # go-sdk (v1.7) ToolAnnotations: idempotentHint and readOnlyHint are always sent, the rest when set.
-    out: dict[str, Any] = {"idempotentHint": bool(given.get("idempotentHint", False)),
-                           "readOnlyHint": bool(given.get("readOnlyHint", False))}
+    out: dict[str, Any] = {
+        "idempotentHint": bool(given.get("idempotentHint", False)),
+        "readOnlyHint": bool(given.get("readOnlyHint", False)),
+    }
     for key in ("destructiveHint", "openWorldHint"):
         if given.get(key) is not None:
             out[key] = given[key]
@@ -161,7 +238,7 @@ def _annotations(node: Node, scope: GoScope, *, go_sdk: bool) -> dict[str, Any]:
 
 
 def _tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool) -> None:
-    body = node.child_by_field_name("body")
+    body = node if node.type == "literal_value" else node.child_by_field_name("body")
     if body is None:
         return
     fields = {key: value for key, _kn, value in scope.fields(body)}
@@ -186,7 +263,8 @@ def _tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: boo
                 result.unresolved(
                     f"`{key}` of tool `{name}` passes through `{_callee(scope.resolve(value))}(...)`, which is not "
                     "defined in this file; only the schema given to it is listed",
-                    fail(value, "helper"), tool=name,
+                    fail(value, "helper"),
+                    tool=name,
                 )
             else:
                 val = scope.value(value)

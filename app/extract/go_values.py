@@ -13,14 +13,39 @@ from app.extract.treesitter import fail, short, text, unescape
 
 # jsonschema.Schema (google/jsonschema-go) and mcp-go ToolInputSchema fields -> JSON keys.
 SCHEMA_FIELDS = {
-    "Type": "type", "Types": "type", "Description": "description", "Title": "title", "Properties": "properties",
-    "Required": "required", "Enum": "enum", "Items": "items", "Default": "default", "Minimum": "minimum",
-    "Maximum": "maximum", "ExclusiveMinimum": "exclusiveMinimum", "ExclusiveMaximum": "exclusiveMaximum",
-    "MinLength": "minLength", "MaxLength": "maxLength", "MinItems": "minItems", "MaxItems": "maxItems",
-    "Pattern": "pattern", "Format": "format", "AdditionalProperties": "additionalProperties", "AnyOf": "anyOf",
-    "OneOf": "oneOf", "AllOf": "allOf", "Not": "not", "Const": "const", "Examples": "examples",
-    "UniqueItems": "uniqueItems", "DependentRequired": "dependentRequired", "MinProperties": "minProperties",
-    "MaxProperties": "maxProperties", "Defs": "$defs", "Ref": "$ref", "Schema": "$schema",
+    "Type": "type",
+    "Types": "type",
+    "Description": "description",
+    "Title": "title",
+    "Properties": "properties",
+    "Required": "required",
+    "Enum": "enum",
+    "Items": "items",
+    "Default": "default",
+    "Minimum": "minimum",
+    "Maximum": "maximum",
+    "ExclusiveMinimum": "exclusiveMinimum",
+    "ExclusiveMaximum": "exclusiveMaximum",
+    "MinLength": "minLength",
+    "MaxLength": "maxLength",
+    "MinItems": "minItems",
+    "MaxItems": "maxItems",
+    "Pattern": "pattern",
+    "Format": "format",
+    "AdditionalProperties": "additionalProperties",
+    "AnyOf": "anyOf",
+    "OneOf": "oneOf",
+    "AllOf": "allOf",
+    "Not": "not",
+    "Const": "const",
+    "Examples": "examples",
+    "UniqueItems": "uniqueItems",
+    "DependentRequired": "dependentRequired",
+    "MinProperties": "minProperties",
+    "MaxProperties": "maxProperties",
+    "Defs": "$defs",
+    "Ref": "$ref",
+    "Schema": "$schema",
 }
 _KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
@@ -56,8 +81,9 @@ class GoScope:
         node = self.resolve(node)
         kind = node.type
         if kind == "interpreted_string_literal":
-            return "".join(unescape(text(c), go=True) if c.type == "escape_sequence" else text(c)
-                           for c in node.named_children)
+            return "".join(
+                unescape(text(c), go=True) if c.type == "escape_sequence" else text(c) for c in node.named_children
+            )
         if kind == "raw_string_literal":
             return "".join(text(c) for c in node.named_children).replace("\r", "")
         if kind in {"int_literal", "float_literal"}:
@@ -126,8 +152,16 @@ class GoScope:
         for key, _key_node, value in self.fields(body):
             if schema and key in SCHEMA_FIELDS:
                 field = SCHEMA_FIELDS[key]
-                nested = field in {"items", "not", "additionalProperties", "properties", "anyOf", "oneOf", "allOf",
-                                   "$defs"}
+                nested = field in {
+                    "items",
+                    "not",
+                    "additionalProperties",
+                    "properties",
+                    "anyOf",
+                    "oneOf",
+                    "allOf",
+                    "$defs",
+                }
                 val = self._element(value, schema=nested)
                 out[field] = _schema_bool(val) if field in {"additionalProperties", "not"} else val
             elif schema and key[:1].isupper():

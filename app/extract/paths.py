@@ -13,10 +13,28 @@ from app.extract.common import FileResult
 from app.extract.python_source import apply_mounts
 
 # Folders never walked: dependencies, build output, VCS data.
-SKIPPED_DIRS = frozenset({
-    ".git", ".hg", ".svn", "node_modules", "vendor", "dist", "build", "out", ".venv", "venv", "__pycache__",
-    ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages", ".next", "coverage",
-})
+SKIPPED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "vendor",
+        "dist",
+        "build",
+        "out",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        "site-packages",
+        ".next",
+        "coverage",
+    }
+)
 
 
 @lru_cache(maxsize=256)
@@ -43,7 +61,7 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
             if end == -1:
                 out.append(re.escape(c))
             else:
-                body = pattern[i + 1:end].replace("\\", "\\\\")
+                body = pattern[i + 1 : end].replace("\\", "\\\\")
                 out.append(f"[^{body[1:]}]" if body.startswith("!") else f"[{body}]")
                 i = end
         else:
@@ -54,8 +72,9 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
 
 def matches(relative: str, globs: Sequence[str]) -> bool:
     """True when the `/`-separated relative path matches one glob (a leading `./` or `/` is ignored)."""
-    return any(glob_regex(g.strip().lstrip("./") if g.startswith("./") else g.lstrip("/")).match(relative)
-               for g in globs)
+    return any(
+        glob_regex(g.strip().lstrip("./") if g.startswith("./") else g.lstrip("/")).match(relative) for g in globs
+    )
 
 
 def walk(folder: Path) -> Iterator[Path]:
@@ -123,3 +142,29 @@ def _package_zod(folder: Path) -> bool | None:
             if major:
                 return int(major.group()) >= 4
     return None
+
+
+def mcp_go_lists_empty_required(file: Path) -> bool:
+    """mcp-go v0.44 and later send `"required": []` for tools without required parameters; older ones omit it.
+    Read from the nearest go.mod; the current behaviour when no go.mod names mcp-go."""
+    folder = file.resolve().parent
+    for _ in range(8):
+        version = _go_mod_mcp_go(folder)
+        if version is not None:
+            return version >= (0, 44)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return True
+
+
+@lru_cache(maxsize=1024)
+def _go_mod_mcp_go(folder: Path) -> tuple[int, int] | None:
+    manifest = folder / "go.mod"
+    if not manifest.is_file():
+        return None
+    try:
+        match = re.search(r"github\.com/mark3labs/mcp-go\s+v(\d+)\.(\d+)", manifest.read_text(encoding="utf-8"))
+    except OSError:
+        return None
+    return (int(match.group(1)), int(match.group(2))) if match else None

@@ -8,9 +8,30 @@ import textwrap
 
 _PARAM_SECTIONS = {"args", "arguments", "params", "parameters", "keyword args", "keyword arguments", "other parameters"}
 _SECTIONS = _PARAM_SECTIONS | {
-    "returns", "return", "raises", "raise", "exceptions", "yields", "yield", "examples", "example", "note", "notes",
-    "warning", "warnings", "attributes", "see also", "todo", "receives", "receive", "functions", "methods", "classes",
-    "modules", "deprecated", "warns",
+    "returns",
+    "return",
+    "raises",
+    "raise",
+    "exceptions",
+    "yields",
+    "yield",
+    "examples",
+    "example",
+    "note",
+    "notes",
+    "warning",
+    "warnings",
+    "attributes",
+    "see also",
+    "todo",
+    "receives",
+    "receive",
+    "functions",
+    "methods",
+    "classes",
+    "modules",
+    "deprecated",
+    "warns",
 }
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z ]*):\s*$")
 _PARAM = re.compile(r"^(\*{0,2}\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")

@@ -14,8 +14,17 @@ from app.extract.python_values import Constants, dotted, keyword
 _INJECTED = {"Context", "FastMCPContext", "RequestContext"}
 # Return types that produce no outputSchema (MCP content, FastMCP media and results).
 _CONTENT_TYPES = {
-    "TextContent", "ImageContent", "AudioContent", "EmbeddedResource", "ResourceLink", "Image", "Audio", "File",
-    "ToolResult", "CallToolResult", "ContentBlock",
+    "TextContent",
+    "ImageContent",
+    "AudioContent",
+    "EmbeddedResource",
+    "ResourceLink",
+    "Image",
+    "Audio",
+    "File",
+    "ToolResult",
+    "CallToolResult",
+    "ContentBlock",
 }
 
 
@@ -84,7 +93,10 @@ class _Reader:
                     self.result.unresolved(f"the name of the tool defined by `{fn.name}`", exc)
                     return None
         draft = Draft(
-            name=name, fields={}, tool_lines=lines(start, fn.end_lineno), server=server,
+            name=name,
+            fields={},
+            tool_lines=lines(start, fn.end_lineno),
+            server=server,
             name_lines=_span(self.constants.source_node(name_node)) if name_node is not None else lines(fn.lineno),
         )
         doc_description, doc_params = self._docstring(fn, draft)
@@ -111,8 +123,9 @@ class _Reader:
 
     def _docstring(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, draft: Draft) -> tuple[str | None, dict[str, str]]:
         first = fn.body[0] if fn.body else None
-        if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)):
+        if not (
+            isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
+        ):
             return None, {}
         draft.description_lines = _span(first.value)
         if self.sdk_flavour:
@@ -164,8 +177,9 @@ class _Reader:
                 continue
             param = self.types.param(arg.arg, arg.annotation, default)
             for exc in param.problems:
-                self.result.unresolved(f"parameter `{arg.arg}` of tool `{draft.name}`", exc, tool=draft.name,
-                                       parameter=arg.arg)
+                self.result.unresolved(
+                    f"parameter `{arg.arg}` of tool `{draft.name}`", exc, tool=draft.name, parameter=arg.arg
+                )
             if "description" not in param.schema and arg.arg in doc:
                 param.schema["description"] = doc[arg.arg]
             elif param.description_node is not None:
@@ -208,8 +222,12 @@ class _Reader:
         if base.get("type") == "object":
             return base
         if self.sdk_flavour:
-            return {"properties": {"result": {**base, "title": "Result"}}, "required": ["result"],
-                    "title": f"{fn.name}Output", "type": "object"}
+            return {
+                "properties": {"result": {**base, "title": "Result"}},
+                "required": ["result"],
+                "title": f"{fn.name}Output",
+                "type": "object",
+            }
         return {"properties": {"result": base}, "required": ["result"], "type": "object", "x-fastmcp-wrap-result": True}
 
     # -- Tool(name=..., ...) literals ---------------------------------------------------------------------
@@ -294,7 +312,8 @@ def apply_mounts(draft: Draft, mounts: list[tuple[str, str, str]]) -> None:
 
 def _imports_sdk_fastmcp(tree: ast.Module) -> bool:
     return any(
-        isinstance(n, ast.ImportFrom) and (n.module or "").startswith("mcp.server.fastmcp")
+        isinstance(n, ast.ImportFrom)
+        and (n.module or "").startswith("mcp.server.fastmcp")
         and any(a.name == "FastMCP" for a in n.names)
         for n in tree.body
     )

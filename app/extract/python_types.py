@@ -35,7 +35,11 @@ _LISTS = {"list", "List", "Sequence", "Iterable", "Collection", "MutableSequence
 _SETS = {"set", "Set", "frozenset", "FrozenSet", "AbstractSet"}
 _DICTS = {"dict", "Dict", "Mapping", "MutableMapping"}
 _NUMERIC_FIELD_KEYS = {
-    "ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum", "multiple_of": "multipleOf",
+    "ge": "minimum",
+    "le": "maximum",
+    "gt": "exclusiveMinimum",
+    "lt": "exclusiveMaximum",
+    "multiple_of": "multipleOf",
 }
 # Field() keywords that do not change the listed schema.
 _SILENT_FIELD_KEYS = {"default_factory", "exclude", "repr", "init", "kw_only", "strict", "frozen", "validate_default"}

@@ -24,10 +24,12 @@ class Constants:
                 self.nodes[stmt.target.id] = stmt.value
         self.classes: dict[str, dict[str, ast.expr]] = {
             stmt.name: {
-                a.targets[0].id: a.value for a in stmt.body
+                a.targets[0].id: a.value
+                for a in stmt.body
                 if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
             }
-            for stmt in tree.body if isinstance(stmt, ast.ClassDef)
+            for stmt in tree.body
+            if isinstance(stmt, ast.ClassDef)
         }
         self._busy: set[str] = set()
         # When a list, dict entries whose value is unknown are left out and their problem recorded here.
@@ -112,8 +114,9 @@ class Constants:
             return self.value(target)  # type: ignore[arg-type]
         except Unresolved as exc:
             where = f" (line {exc.line})" if exc.line != node.lineno else ""
-            raise Unresolved(f"`{node.id}`{where}: {exc.why}", line=node.lineno,
-                             end_line=getattr(node, "end_lineno", node.lineno)) from None
+            raise Unresolved(
+                f"`{node.id}`{where}: {exc.why}", line=node.lineno, end_line=getattr(node, "end_lineno", node.lineno)
+            ) from None
         finally:
             self._busy.discard(node.id)
 
@@ -177,8 +180,12 @@ def keyword(call: ast.Call, name: str) -> ast.expr | None:
 
 def _kind(node: ast.AST) -> str:
     return {
-        "Call": "call", "Name": "name", "Attribute": "attribute", "BinOp": "computed",
-        "Subscript": "subscript", "JoinedStr": "f-string",
+        "Call": "call",
+        "Name": "name",
+        "Attribute": "attribute",
+        "BinOp": "computed",
+        "Subscript": "subscript",
+        "JoinedStr": "f-string",
     }.get(type(node).__name__, type(node).__name__.lower())
 
 

@@ -57,8 +57,13 @@ class _Reader:
         if method not in _REGISTER:
             return
         args = [a for a in (node.child_by_field_name("arguments") or node).named_children if a.type != "comment"]
-        if len(args) < 2 or self.scope.resolve(args[0]).type not in {"string", "template_string", "identifier",
-                                                                       "member_expression", "call_expression"}:
+        if len(args) < 2 or self.scope.resolve(args[0]).type not in {
+            "string",
+            "template_string",
+            "identifier",
+            "member_expression",
+            "call_expression",
+        }:
             return
         try:
             name = self.scope.string(args[0])

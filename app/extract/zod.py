@@ -18,13 +18,49 @@ from app.extract.ts_values import Scope
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 _SAFE = 9007199254740991
 _EMAIL_4 = r"^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$"
-_FORMATS = {"url": "uri", "email": "email", "uuid": "uuid", "datetime": "date-time", "date": "date", "time": "time",
-            "ipv4": "ipv4", "ipv6": "ipv6", "cuid": "cuid", "base64": "base64", "duration": "duration"}
-_PRIMITIVE = {"string": "string", "number": "number", "boolean": "boolean", "bigint": "integer", "int": "integer",
-              "date": "string", "null": "null"}
+_FORMATS = {
+    "url": "uri",
+    "email": "email",
+    "uuid": "uuid",
+    "datetime": "date-time",
+    "date": "date",
+    "time": "time",
+    "ipv4": "ipv4",
+    "ipv6": "ipv6",
+    "cuid": "cuid",
+    "base64": "base64",
+    "duration": "duration",
+}
+_PRIMITIVE = {
+    "string": "string",
+    "number": "number",
+    "boolean": "boolean",
+    "bigint": "integer",
+    "int": "integer",
+    "date": "string",
+    "null": "null",
+}
 # Modifiers that change validation or output but not the listed input schema.
-_IGNORED = {"refine", "superRefine", "transform", "pipe", "brand", "catch", "readonly", "trim", "toLowerCase",
-            "toUpperCase", "finite", "safe", "check", "overwrite", "passthrough", "loose", "strip", "nonempty_"}
+_IGNORED = {
+    "refine",
+    "superRefine",
+    "transform",
+    "pipe",
+    "brand",
+    "catch",
+    "readonly",
+    "trim",
+    "toLowerCase",
+    "toUpperCase",
+    "finite",
+    "safe",
+    "check",
+    "overwrite",
+    "passthrough",
+    "loose",
+    "strip",
+    "nonempty_",
+}
 
 
 @dataclass
@@ -106,8 +142,11 @@ class Zod:
         if name in _FORMATS and self.zod4:  # zod 4 top-level formats: z.email(), z.url()
             return self._modifier(Prop({"type": "string"}), name, [], call, output=output)
         if name == "object" or name == "strictObject":
-            return Prop(self.object_from_shape(args[0], output=output, strict=name == "strictObject")
-                        if args else {"type": "object", "properties": {}})
+            return Prop(
+                self.object_from_shape(args[0], output=output, strict=name == "strictObject")
+                if args
+                else {"type": "object", "properties": {}}
+            )
         if name == "array" and args:
             return Prop({"type": "array", "items": self.prop(args[0], output=output).schema})
         if name == "enum" and args:
@@ -204,8 +243,14 @@ class Zod:
             if name in {"max", "length", "lte"}:
                 schema[f"max{suffix}"] = value
             return
-        key = {"min": "minimum", "gte": "minimum", "max": "maximum", "lte": "maximum", "gt": "exclusiveMinimum",
-               "lt": "exclusiveMaximum"}.get(name)
+        key = {
+            "min": "minimum",
+            "gte": "minimum",
+            "max": "maximum",
+            "lte": "maximum",
+            "gt": "exclusiveMinimum",
+            "lt": "exclusiveMaximum",
+        }.get(name)
         if key is None:
             raise Unresolved(f"`.{name}()` on a {kind} schema", line=0)
         if self.zod4 and key in schema and isinstance(value, (int, float)):
