@@ -35,6 +35,7 @@ give byte-identical answers.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -115,32 +116,35 @@ class SyntheticSelector:
         weak = self.profile.words.weak_weight
         return {s: (weak if s in self._weak else 1.0) for s in dict.fromkeys(analysed_stems(intent))}
 
-    def _rank(self, index: ToolSetIndex, query: dict[str, float]) -> list[tuple[int, float, list[str]]]:
-        k1, b = self.profile.bm25.k1, self.profile.bm25.b
+    def _rank(self, index: ToolSetIndex, query: dict[str, float]) -> list[tuple[int, float]]:
+        """The best and the runner-up (position, BM25 score less the exclusion share), best first."""
         scores: dict[int, float] = {}
-        matched: dict[int, list[str]] = {}
+        k1 = self.profile.bm25.k1
+        remap, norms = index.remap, index.norms
         for term, weight in query.items():
             postings = index.postings.get(term)
-            if not postings:
+            if not postings or not index.df.get(term):
                 continue
-            idf = index.idf(term) * weight
-            for i, tf in postings:
-                norm = k1 * (1.0 - b + b * index.docs[i].length / index.avgdl)
-                scores[i] = scores.get(i, 0.0) + idf * tf * (k1 + 1.0) / (tf + norm)
-                matched.setdefault(i, []).append(term)
-        out = []
+            idf = index.idf(term) * weight * (k1 + 1.0)
+            for base_position, tf in postings:
+                i = base_position if remap is None else remap[base_position]
+                if i < 0:
+                    continue
+                scores[i] = scores.get(i, 0.0) + idf * tf / (tf + norms[i])
+        top: list[tuple[int, float]] = []
         for i, score in scores.items():
-            excl = _exclusion_share(index.docs[i], query, matched[i])
-            out.append((i, score * (1.0 - excl), matched[i]))
-        out.sort(key=lambda r: (-r[1], r[0]))
-        return out
+            doc = index.docs[i]
+            if doc.exclusion_terms:
+                score *= 1.0 - _exclusion_share(doc, query, _matched(doc, query))
+            top.append((i, score))
+        return heapq.nsmallest(2, top, key=lambda r: (-r[1], r[0]))
 
     def _decide(
-        self, doc: ToolDoc, ranked: tuple[int, float, list[str]], query: dict[str, float], found: Found, intent: str
+        self, doc: ToolDoc, ranked: tuple[int, float], query: dict[str, float], found: Found, intent: str
     ) -> _Scored:
         d = self.profile.decision
         total = sum(query.values())
-        matched = ranked[2]
+        matched = _matched(doc, query)
         got = sum(query[t] for t in matched)
         specific = sum(1 for t in matched if t not in self._weak)
         boundary = sum(query[t] for t in matched if t in doc.boundary_terms) / (total or 1.0)
@@ -185,6 +189,10 @@ class SyntheticSelector:
         return Selection(
             tool=doc.name, arguments=best.filled.arguments, confidence=confidence, reason="; ".join([evidence, *notes])
         )
+
+
+def _matched(doc: ToolDoc, query: dict[str, float]) -> list[str]:
+    return [t for t in query if t in doc.terms]
 
 
 def _exclusion_share(doc: ToolDoc, query: dict[str, float], matched: list[str]) -> float:

@@ -156,12 +156,19 @@ def analyse_tool(tool: dict[str, Any], profile: Profile) -> ToolDoc:
 
 @dataclass(slots=True)
 class ToolSetIndex:
-    """One tool list, indexed: documents, document frequencies and postings for BM25."""
+    """One tool list, indexed: documents, document frequencies and postings for BM25.
+
+    A derived index (a near-miss list: a cached list minus a few tools) shares its base's postings;
+    `remap` then maps a base position to the position in this list (-1 for a removed tool).
+    """
 
     docs: list[ToolDoc]
     df: dict[str, int]
     avgdl: float
     postings: dict[str, list[tuple[int, float]]]
+    remap: list[int] | None = None
+    # BM25 length normalisation of each document: k1 * (1 - b + b * length / avgdl).
+    norms: list[float] = field(default_factory=list)
 
     @property
     def size(self) -> int:
@@ -172,6 +179,12 @@ class ToolSetIndex:
         n = len(self.docs)
         df = self.df.get(term, 0)
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def _with_norms(index: ToolSetIndex, profile: Profile) -> ToolSetIndex:
+    k1, b = profile.bm25.k1, profile.bm25.b
+    index.norms = [k1 * (1.0 - b + b * d.length / index.avgdl) for d in index.docs]
+    return index
 
 
 def build_index(docs: list[ToolDoc]) -> ToolSetIndex:
@@ -185,33 +198,89 @@ def build_index(docs: list[ToolDoc]) -> ToolSetIndex:
     return ToolSetIndex(docs=docs, df=df, avgdl=avgdl or 1.0, postings=postings)
 
 
+def derive_index(base: ToolSetIndex, kept: list[int]) -> ToolSetIndex:
+    """The index of the base list reduced to the base positions `kept` (in order), sharing postings."""
+    if base.remap is not None:
+        raise ValueError("derive from a built index, not from a derived one")
+    remap = [-1] * len(base.docs)
+    for new, old in enumerate(kept):
+        remap[old] = new
+    df = dict(base.df)
+    for old, doc in enumerate(base.docs):
+        if remap[old] < 0:
+            for term in doc.terms:
+                df[term] -= 1
+    docs = [base.docs[old] for old in kept]
+    avgdl = sum(d.length for d in docs) / len(docs) if docs else 1.0
+    return ToolSetIndex(docs=docs, df=df, avgdl=avgdl or 1.0, postings=base.postings, remap=remap)
+
+
+# A near-miss list differs from a cached one by a few removed tools; past this many, build anew.
+_MAX_REMOVED_FOR_DERIVING = 8
+# Tool lists compared by equality before keys are computed.
+_RECENT_LISTS = 3
+# Cached indexes tried as the base of a derived one, most recent first.
+_DERIVE_CANDIDATES = 4
+
+ToolKey = tuple[str, str, str, str]
+
+
 class IndexCache:
-    """Bounded LRU caches: analysed tools by their JSON, indexes by the tuple of their tools' JSON."""
+    """Bounded LRU caches: analysed tools by their content, indexes by the tuple of their tools' keys."""
 
     def __init__(self, profile: Profile) -> None:
         self._profile = profile
-        self._tools: OrderedDict[str, ToolDoc] = OrderedDict()
-        self._sets: OrderedDict[tuple[str, ...], ToolSetIndex] = OrderedDict()
-        self._last: tuple[list[dict[str, Any]], ToolSetIndex] | None = None
+        self._tools: OrderedDict[ToolKey, ToolDoc] = OrderedDict()
+        self._sets: OrderedDict[tuple[ToolKey, ...], ToolSetIndex] = OrderedDict()
+        self._recent: list[tuple[list[dict[str, Any]], ToolSetIndex]] = []
+        # Schema objects already serialised: id -> (the object, kept alive so the id stays its own; JSON).
+        self._schemas: OrderedDict[int, tuple[Any, str]] = OrderedDict()
 
     def index_for(self, tools: list[dict[str, Any]]) -> ToolSetIndex:
-        last = self._last
-        # Consecutive requests usually carry the same tool list; comparing is cheaper than hashing.
-        if last is not None and (last[0] is tools or last[0] == tools):
-            return last[1]
-        keys = tuple(json.dumps(t, sort_keys=True, ensure_ascii=False, default=str) for t in tools)
+        # Nearby requests usually carry an equal tool list; comparing is cheaper than computing keys.
+        for seen, known in self._recent:
+            if seen is tools or (len(seen) == len(tools) and seen == tools):
+                return known
+        keys = tuple(self._key(t) for t in tools)
         index = self._sets.get(keys)
         if index is None:
-            index = build_index([self._doc(key, tool) for key, tool in zip(keys, tools, strict=True)])
+            index = self._derived(keys) or build_index([self._doc(k, t) for k, t in zip(keys, tools, strict=True)])
+            _with_norms(index, self._profile)
             self._sets[keys] = index
             if len(self._sets) > self._profile.cache.tool_sets:
                 self._sets.popitem(last=False)
         else:
             self._sets.move_to_end(keys)
-        self._last = (tools, index)
+        self._recent = [(tools, index), *self._recent[: _RECENT_LISTS - 1]]
         return index
 
-    def _doc(self, key: str, tool: dict[str, Any]) -> ToolDoc:
+    def _derived(self, keys: tuple[ToolKey, ...]) -> ToolSetIndex | None:
+        tried = 0
+        for base_keys in reversed(self._sets):
+            base = self._sets[base_keys]
+            if base.remap is not None or not 0 < len(base_keys) - len(keys) <= _MAX_REMOVED_FOR_DERIVING:
+                continue
+            kept = _subsequence(keys, base_keys)
+            if kept is not None:
+                return derive_index(base, kept)
+            tried += 1
+            if tried >= _DERIVE_CANDIDATES:
+                break
+        return None
+
+    def _key(self, tool: dict[str, Any]) -> ToolKey:
+        schema = tool.get("inputSchema")
+        memo = self._schemas.get(id(schema))
+        if memo is not None and memo[0] is schema:
+            schema_json = memo[1]
+        else:
+            schema_json = json.dumps(schema, sort_keys=True, ensure_ascii=False, default=str)
+            self._schemas[id(schema)] = (schema, schema_json)
+            if len(self._schemas) > self._profile.cache.tools:
+                self._schemas.popitem(last=False)
+        return (_text(tool.get("name")), _text(tool.get("title")), _text(tool.get("description")), schema_json)
+
+    def _doc(self, key: ToolKey, tool: dict[str, Any]) -> ToolDoc:
         doc = self._tools.get(key)
         if doc is None:
             doc = analyse_tool(tool, self._profile)
@@ -221,3 +290,23 @@ class IndexCache:
         else:
             self._tools.move_to_end(key)
         return doc
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return "" if value is None else json.dumps(value, sort_keys=True, default=str)
+
+
+def _subsequence(keys: tuple[ToolKey, ...], base: tuple[ToolKey, ...]) -> list[int] | None:
+    """Positions in `base` of `keys` if `keys` is `base` with some items removed, else None."""
+    kept: list[int] = []
+    j = 0
+    for key in keys:
+        while j < len(base) and base[j] != key:
+            j += 1
+        if j == len(base):
+            return None
+        kept.append(j)
+        j += 1
+    return kept

@@ -1,0 +1,113 @@
+"""Benchmark of the synthetic selector: selections per second for 10, 100 and 1,000 generated tools.
+
+Run by hand: `python bench/bench_selector.py`. Each tool set is generated deterministically; an
+audit runs about 7 selections per tool (positive, off-topic, near-miss cases), so the bench does the
+same: each request gets its own tool list built the way run_suite builds it (fresh dicts per case),
+and one case in seven is a near-miss whose target tool is removed from the list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+from typing import Any
+
+from app.audit.heuristic import SyntheticSelector
+from app.audit.selection import SelectionRequest
+
+VERBS = "get list create update delete search send archive restore export import sync merge split rank".split()
+NOUNS = (
+    "invoice customer order ticket message file folder report user team project task comment label "
+    "repository branch release build deployment alert metric dashboard calendar event meeting note "
+    "document contract payment refund subscription product inventory shipment address contact lead"
+).split()
+QUALIFIERS = "recent archived shared pending draft public private weekly monthly external internal".split()
+OFF_TOPIC = [
+    "Tell me a joke about penguins",
+    "Who won the world cup in 1998?",
+    "Translate good morning into Japanese",
+    "What is the meaning of life?",
+]
+SELECTIONS_PER_TOOL = 7
+
+
+def make_tools(count: int, *, seed: int = 7) -> list[dict[str, Any]]:
+    """`count` distinct, plausible MCP tools (same seed, same tools)."""
+    rng = random.Random(seed)
+    tools: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    while len(tools) < count:
+        verb, noun, qual = rng.choice(VERBS), rng.choice(NOUNS), rng.choice(QUALIFIERS)
+        name = f"{verb}_{qual}_{noun}" if f"{verb}_{noun}" in seen else f"{verb}_{noun}"
+        if name in seen:
+            name = f"{name}_{len(tools)}"
+        seen.add(name)
+        other = rng.choice(NOUNS)
+        tools.append(
+            {
+                "name": name,
+                "description": (
+                    f"{verb.capitalize()} {qual} {noun}s of the workspace, with their {other} details. "
+                    f"Use this when the user wants to {verb} a {noun}. Do not use for {other}s."
+                ),
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        f"{noun}_id": {"type": "integer", "description": f"Id of the {noun}"},
+                        "query": {"type": "string", "description": f"Text to match in the {noun}"},
+                        "limit": {"type": "integer", "description": "Maximum number of results"},
+                        "include_archived": {"type": "boolean"},
+                    },
+                    "required": [f"{noun}_id"],
+                },
+            }
+        )
+    return tools
+
+
+def make_requests(tools: list[dict[str, Any]], *, seed: int = 11) -> list[SelectionRequest]:
+    """About SELECTIONS_PER_TOOL requests per tool, each with its own fresh tool list."""
+    rng = random.Random(seed)
+    requests: list[SelectionRequest] = []
+    for i in range(len(tools) * SELECTIONS_PER_TOOL):
+        target = tools[i % len(tools)]
+        verb, _, noun = target["name"].partition("_")
+        kind = i % SELECTIONS_PER_TOOL
+        # Fresh outer dicts per case, as ToolSet.to_mcp() gives; a near-miss case drops its target.
+        listed = [dict(t) for t in tools if kind != 0 or t is not target]
+        if kind in (1, 2):
+            intent = rng.choice(OFF_TOPIC)
+        else:
+            intent = f"please {verb} the {noun.replace('_', ' ')} {rng.randint(1, 9999)} and show {rng.randint(1, 50)}"
+        requests.append(SelectionRequest(tools=listed, intent=intent))
+    return requests
+
+
+def bench(count: int) -> dict[str, float]:
+    tools = make_tools(count)
+    requests = make_requests(tools)
+    selector = SyntheticSelector.from_profile()
+    start = time.perf_counter()
+    answers = selector.select_many(requests)
+    seconds = time.perf_counter() - start
+    assert len(answers) == len(requests)
+    per = 1000 * seconds / len(requests)
+    return {"tools": count, "selections": len(requests), "seconds": seconds, "ms_per_selection": per}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10,100,1000", help="comma-separated tool counts")
+    args = parser.parse_args()
+    print(f"python {platform.python_version()} on {platform.machine()}")
+    print("| tools | selections | total s | ms / selection |")
+    print("|---:|---:|---:|---:|")
+    for size in (int(s) for s in args.sizes.split(",")):
+        r = bench(size)
+        print(f"| {r['tools']:,} | {r['selections']:,} | {r['seconds']:.2f} | {r['ms_per_selection']:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
