@@ -80,6 +80,7 @@ class Target(BaseModel):
     head_sha: str
     number: int | None = None
     base_sha: str | None = None
+    draft: bool = False
 
 
 class Superseded(Exception):
@@ -146,7 +147,7 @@ def run_review(
         log.info("no pull request found for %s/%s@%s; nothing to do", target.owner, target.repo, target.head_sha)
         return Outcome.SKIPPED
     base_sha = target.base_sha
-    draft = False
+    draft = target.draft
     if base_sha is None:
         info = source.pull_request(number)
         base_sha, draft = info.base_sha, info.draft

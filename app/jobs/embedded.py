@@ -8,7 +8,7 @@ import threading
 import time
 
 from app.github.events import ReviewRequest
-from app.jobs.enqueue import RESULT_TTL_S, MemoryStore, Submitted, job_id, pr_key
+from app.jobs.enqueue import RESULT_TTL_S, MemoryStore, Submitted, job_id, pr_key, rerun_key
 from app.jobs.job import review
 from app.settings import Settings
 
@@ -41,8 +41,7 @@ class EmbeddedJobQueue:
             self._thread.join(timeout)
 
     def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted:
-        rerun = delivery_id if request.trigger.endswith(".rerequested") else None
-        jid = job_id(request, rerun=rerun)
+        jid = job_id(request, rerun=rerun_key(request, delivery_id))
         key = pr_key(request.owner, request.repo, request.number, request.head_sha)
         with self._lock:
             self.store.set_latest(key, request.head_sha)
@@ -82,6 +81,7 @@ class EmbeddedJobQueue:
                         head_sha=request.head_sha,
                         number=request.number,
                         base_sha=request.base_sha,
+                        draft=request.draft,
                         settings=self.settings,
                         store=self.store,
                         redis=None,

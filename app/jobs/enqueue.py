@@ -46,6 +46,16 @@ def job_id(request: ReviewRequest, *, rerun: str | None = None) -> str:
     return f"review-{readable[:80]}-{digest}"
 
 
+def rerun_key(request: ReviewRequest, delivery_id: str) -> str | None:
+    """What makes a job distinct beyond its SHAs: a Re-run press (each one), or a draft turning ready
+    (its review was skipped while it was a draft)."""
+    if request.trigger.endswith(".rerequested"):
+        return delivery_id
+    if request.trigger == "pull_request.ready_for_review":
+        return "ready"
+    return None
+
+
 def pr_key(owner: str, repo: str, number: int | None, head_sha: str) -> str:
     """The supersession key: per PR, or per head SHA when the PR is not yet known (fork re-runs)."""
     return f"{owner}/{repo}#{number}" if number is not None else f"{owner}/{repo}@{head_sha}"
@@ -124,6 +134,7 @@ def job_kwargs(request: ReviewRequest) -> dict[str, Any]:
         "head_sha": request.head_sha,
         "number": request.number,
         "base_sha": request.base_sha,
+        "draft": request.draft,
         "trigger": request.trigger,
     }
 
@@ -144,8 +155,7 @@ class RqJobQueue:
         return f"{KEY_PREFIX}:pending:{key}"
 
     def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted:
-        rerun = delivery_id if request.trigger.endswith(".rerequested") else None
-        jid = job_id(request, rerun=rerun)
+        jid = job_id(request, rerun=rerun_key(request, delivery_id))
         key = pr_key(request.owner, request.repo, request.number, request.head_sha)
         self.store.set_latest(key, request.head_sha)
         cancelled = self._cancel_older(key, keep=jid)

@@ -77,6 +77,7 @@ def review(
     head_sha: str,
     number: int | None = None,
     base_sha: str | None = None,
+    draft: bool = False,
     settings: Settings,
     store: Store,
     redis: Redis | None,
@@ -106,7 +107,7 @@ def review(
         latest = store.latest(key)
         return latest is None or latest == head_sha
 
-    target = Target(owner=owner, repo=repo, head_sha=head_sha, number=number, base_sha=base_sha)
+    target = Target(owner=owner, repo=repo, head_sha=head_sha, number=number, base_sha=base_sha, draft=draft)
     outcome = run_review(
         target,
         source=GitHubSource(gh, owner=owner, repo=repo),
@@ -126,6 +127,7 @@ def review_job(
     head_sha: str,
     number: int | None = None,
     base_sha: str | None = None,
+    draft: bool = False,
     trigger: str = "",
 ) -> str:
     """RQ entry point: plain values in, the outcome's name out. Settings come from the environment."""
@@ -146,6 +148,7 @@ def review_job(
             head_sha=head_sha,
             number=number,
             base_sha=base_sha,
+            draft=draft,
             settings=settings,
             store=store,
             redis=redis,
