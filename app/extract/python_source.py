@@ -182,7 +182,7 @@ class _Reader:
                 )
             if "description" not in param.schema and arg.arg in doc:
                 param.schema["description"] = doc[arg.arg]
-            elif param.description_node is not None:
+            elif param.description_node is not None and "description" in param.schema:
                 draft.parameter_lines[arg.arg] = _span(self.constants.source_node(param.description_node))
             key = param.alias or arg.arg
             props[key] = param.schema
@@ -256,11 +256,32 @@ class _Reader:
                 draft.fields[kw.arg] = value
             if kw.arg == "description":
                 draft.description_lines = _span(self.constants.source_node(kw.value))
-        schema = draft.fields.get("inputSchema")
-        for pname, prop in (schema.get("properties", {}) if isinstance(schema, dict) else {}).items():
-            if isinstance(prop, dict) and "description" in prop:
-                draft.parameter_lines[pname] = draft.description_lines or draft.tool_lines
+        schema_node = keyword(call, "inputSchema")
+        if schema_node is not None:
+            draft.parameter_lines.update(self._literal_parameter_lines(schema_node))
         return draft
+
+    def _literal_parameter_lines(self, node: ast.expr) -> dict[str, Any]:
+        """Lines of each parameter description in a schema dict literal or a same-file model's Field()s."""
+        out: dict[str, Any] = {}
+        node = self.constants.source_node(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            cls = self.types.classes.get(dotted(node.func.value) or "")
+            for stmt in cls.body if cls else []:
+                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                    for sub in ast.walk(stmt):
+                        if isinstance(sub, ast.Call) and (dotted(sub.func) or "").endswith("Field"):
+                            desc = keyword(sub, "description")
+                            if desc is not None:
+                                out[stmt.target.id] = _span(self.constants.source_node(desc))
+            return out
+        props = _dict_get(self.constants.source_node(node), "properties")
+        if isinstance(props, ast.Dict):
+            for key, value in zip(props.keys, props.values, strict=True):
+                desc = _dict_get(self.constants.source_node(value), "description") if key is not None else None
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and desc is not None:
+                    out[key.value] = _span(self.constants.source_node(desc))
+        return out
 
     def _literal_value(self, node: ast.expr) -> tuple[Any, list[Unresolved]]:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -308,6 +329,14 @@ def apply_mounts(draft: Draft, mounts: list[tuple[str, str, str]]) -> None:
             return
         draft.name = f"{parent[1]}_{draft.name}"
         draft.server = parent[0]
+
+
+def _dict_get(node: ast.AST, key: str) -> ast.expr | None:
+    if isinstance(node, ast.Dict):
+        for k, v in zip(node.keys, node.values, strict=True):
+            if isinstance(k, ast.Constant) and k.value == key:
+                return v
+    return None
 
 
 def _imports_sdk_fastmcp(tree: ast.Module) -> bool:

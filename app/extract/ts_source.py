@@ -177,6 +177,9 @@ class _Reader:
             converter.problems.clear()
         if key == "inputSchema":
             self._parameter_lines(draft, target)
+            props = value.get("properties") if isinstance(value, dict) else None
+            described = {k for k, v in (props or {}).items() if isinstance(v, dict) and "description" in v}
+            draft.parameter_lines = {k: v for k, v in draft.parameter_lines.items() if k in described}
 
     def _converted(self, call: Node, *, output: bool) -> Any:
         """`zodToJsonSchema(X)` (zod 3 flavour) or `z.toJSONSchema(X)` / `toJSONSchema(X)` (zod 4)."""
