@@ -1,0 +1,113 @@
+"""Language detection, folder walking, the config's globs, and clear errors for unreadable input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.errors import DefinitionError
+from app.extract import detect_language, extract_file, extract_paths, is_source_file
+from app.extract.paths import matches
+
+TOOL_PY = 'from fastmcp import FastMCP\nmcp = FastMCP("x")\n\n@mcp.tool\ndef {name}() -> None:\n    """Doc."""\n'
+
+
+@pytest.mark.parametrize(
+    ("name", "language"),
+    [("a.py", "python"), ("b.ts", "typescript"), ("c.tsx", "typescript"), ("d.mjs", "javascript"),
+     ("e.js", "javascript"), ("f.go", "go"), ("tools.json", None), ("tools.yaml", None), ("README.md", None)],
+)
+def test_detect_language_by_extension(name: str, language: str | None) -> None:
+    assert detect_language(Path(name)) == language
+    assert is_source_file(Path(name)) == (language is not None)
+
+
+def test_detect_language_by_shebang() -> None:
+    assert detect_language(Path("server"), "#!/usr/bin/env python3\nprint(1)\n") == "python"
+    assert detect_language(Path("server"), "#!/usr/bin/env node\n") == "javascript"
+    assert detect_language(Path("server"), "no shebang") is None
+
+
+@pytest.mark.parametrize(
+    ("path", "glob", "expected"),
+    [
+        ("src/server.py", "src/*.py", True),
+        ("src/tools/a.py", "src/*.py", False),
+        ("src/tools/a.py", "src/**/*.py", True),
+        ("src/a.py", "src/**/*.py", True),
+        ("a.py", "**/*.py", True),
+        ("deep/er/a.ts", "**/*.ts", True),
+        ("deep/er/a.ts", "*.ts", False),
+        ("pkg/github/issues.go", "pkg/*/[a-j]*.go", True),
+        ("pkg/github/tools.go", "pkg/*/[a-j]*.go", False),
+        ("./src/a.py", "src/a.py", False),
+        ("src/a.py", "./src/a.py", True),
+    ],
+)
+def test_glob_matching(path: str, glob: str, expected: bool) -> None:
+    assert matches(path, [glob]) is expected
+
+
+def _repo(tmp_path: Path) -> Path:
+    for rel in ["src/app.py", "src/tools/more.py", "tests/test_x.py", "node_modules/pkg/index.py", ".venv/x.py"]:
+        target = tmp_path / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(TOOL_PY.format(name=target.stem))
+    (tmp_path / "src" / "tools.json").write_text('{"tools": []}')
+    return tmp_path
+
+
+def test_folders_skip_dependencies_and_data_files(tmp_path: Path) -> None:
+    tools = extract_paths([_repo(tmp_path)])
+    assert tools.names() == ["app", "more", "test_x"]
+    assert all(not s.endswith(".json") for s in tools.sources)
+
+
+def test_globs_select_files_relative_to_the_root(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    tools = extract_paths([repo], root=repo, globs=["src/**/*.py"])
+    assert tools.names() == ["app", "more"]
+    assert tools.sources == ["src/app.py", "src/tools/more.py"]
+    assert [t.location.file for t in tools.tools if t.location] == ["src/app.py", "src/tools/more.py"]
+    assert extract_paths([repo], root=repo, globs=["src/*.py"]).names() == ["app"]
+    assert extract_paths([repo], root=repo, globs=["docs/*.py"]).names() == []
+
+
+def test_a_file_given_twice_is_read_once(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    assert extract_paths([repo / "src", repo / "src" / "app.py"]).names() == ["app", "more"]
+
+
+def test_missing_path_names_it(tmp_path: Path) -> None:
+    with pytest.raises(DefinitionError, match=r"nope\.py: no such file"):
+        extract_paths([tmp_path / "nope.py"])
+
+
+def test_undecodable_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_bytes(b"x = '\xff\xfe'\n")
+    with pytest.raises(DefinitionError, match=r"bad\.py: not UTF-8 text"):
+        extract_file(bad)
+
+
+def test_a_data_file_is_not_source(tmp_path: Path) -> None:
+    data = tmp_path / "tools.json"
+    data.write_text('{"tools": []}')
+    with pytest.raises(DefinitionError, match="not a Python, TypeScript, JavaScript or Go source file"):
+        extract_file(data)
+
+
+def test_syntax_errors_become_findings_not_crashes(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("def (:\n")
+    tools = extract_file(broken, display_name="broken.py")
+    assert tools.tools == []
+    assert [(f.rule_id, f.file, f.line) for f in tools.load_findings] == [("TC090", "broken.py", 1)]
+
+
+def test_text_and_language_can_be_given(tmp_path: Path) -> None:
+    tools = extract_file(Path("virtual/server.txt"), text=TOOL_PY.format(name="given"), language="python",
+                         display_name="virtual/server.txt")
+    assert tools.names() == ["given"]
+    assert tools.tools[0].location and tools.tools[0].location.file == "virtual/server.txt"
