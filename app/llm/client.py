@@ -52,9 +52,13 @@ def _retry_after(response: httpx.Response | None) -> float | None:
         try:
             return max(0.0, float(value) / scale)
         except ValueError:
-            parsed = email.utils.parsedate_to_datetime(value) if name == "retry-after" else None
-            if parsed is not None:
-                return max(0.0, parsed.timestamp() - time.time())
+            pass
+        if name == "retry-after":
+            try:
+                when = email.utils.parsedate_to_datetime(value)
+            except (TypeError, ValueError):
+                return None
+            return max(0.0, when.timestamp() - time.time())
     return None
 
 

@@ -149,3 +149,16 @@ def test_misconfiguration_is_a_selector_error_before_any_call(
 def test_allowed_model_passes(env: dict[str, str]) -> None:
     selector = build_live_selector(model=MODEL, env={**env, "TOOLCHOICE_ALLOWED_MODELS": f"gpt-a,{MODEL}"})
     assert selector.info.name == MODEL
+
+
+def test_retry_after_as_an_http_date(server: FakeOpenAI, make_selector: Callable[..., LiveSelector]) -> None:
+    import email.utils
+    import time
+
+    when = email.utils.formatdate(time.time() + 30, usegmt=True)
+    server.script.extend([error(503, "maintenance", headers={"Retry-After": when}), answer(NO_TOOL)])
+    selector = make_selector()
+    waits: list[float] = []
+    selector.chat.sleep = waits.append
+    one(selector)
+    assert len(waits) == 1 and 25 < waits[0] <= 30
