@@ -52,14 +52,16 @@ class _Reader:
         self.raw_types = TypeReader(tree, self.constants, titles=True)
 
     def run(self) -> None:
-        for node in ast.walk(self.tree):
+        nodes = [n for n in _walk(self.tree) if isinstance(n, (ast.ImportFrom, ast.Call, ast.FunctionDef,
+                                                                   ast.AsyncFunctionDef))]
+        for node in nodes:
             if isinstance(node, ast.ImportFrom) and node.module:
                 for alias in node.names:
                     self.result.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
             elif isinstance(node, ast.Call):
                 self._mount(node)
         found: list[tuple[int, Draft]] = []
-        for node in ast.walk(self.tree):
+        for node in nodes:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for deco in node.decorator_list:
                     draft = self._decorated(node, deco)
@@ -212,7 +214,7 @@ class _Reader:
                 return None
         if ret is None or (isinstance(ret, ast.Constant) and ret.value is None) or dotted(ret) in {"Any", "typing.Any"}:
             return None
-        if any(_last_name(n) in _CONTENT_TYPES for n in ast.walk(ret)):
+        if any(_last_name(n) in _CONTENT_TYPES for n in _walk(ret)):
             return None
         try:
             base = self.types.schema(ret)
@@ -349,7 +351,27 @@ def _imports_sdk_fastmcp(tree: ast.Module) -> bool:
 
 
 def _injected(annotation: ast.expr | None) -> bool:
-    return annotation is not None and any(_last_name(n) in _INJECTED for n in ast.walk(annotation))
+    return annotation is not None and any(_last_name(n) in _INJECTED for n in _walk(annotation))
+
+
+# Leaves and markers with nothing below them that matters here (contexts, operators, constants).
+_SKIP = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant)
+
+
+def _walk(root: ast.AST) -> list[ast.AST]:
+    """Every node under `root` (root included), like ast.walk but without contexts and operators; faster."""
+    out: list[ast.AST] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                stack.extend(v for v in reversed(value) if isinstance(v, ast.AST) and not isinstance(v, _SKIP))
+            elif isinstance(value, ast.AST) and not isinstance(value, _SKIP):
+                stack.append(value)
+    return out
 
 
 def _last_name(node: ast.AST) -> str | None:
