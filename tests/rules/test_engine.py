@@ -170,3 +170,25 @@ def test_rules_hash_reflects_settings() -> None:
     assert plain == evaluate(_toolset(), rules=RULES).rules_hash
     off = RuleSettings(overrides={"TC104": RuleOverride(enabled=False)})
     assert evaluate(_toolset(), rules=RULES, settings=off).rules_hash != plain
+
+
+def test_fast_name_pairs_equal_the_reference_measure() -> None:
+    from app.audit.rules.checks_pair import name_pair_similarity, similar_names
+    from app.audit.text import split_identifier
+
+    names = [
+        "get_issue", "get_issues", "issue_get", "getIssue", "list_issues", "analyze_log", "analyse_log",
+        "create_event", "create-events", "helm_install", "helm_uninstall", "search", "search_code",
+        "jira_get_issue_link", "jira_get_issue_links", "fetch_url", "fetch_uri", "a", "b", "send_mail",
+    ]
+    tools = [_tool(n, "x") for n in names]
+    fast = {(names[f.tool], names[f.other_tool]) for f in similar_names(tools, {"threshold": 0.85}).failures}
+    reference = set()
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            score = name_pair_similarity(tuple(split_identifier(names[i])), tuple(split_identifier(names[j])))
+            if score is not None and score >= 0.85:
+                reference.add((names[i], names[j]))
+    assert fast == reference
+    assert ("get_issue", "get_issues") in fast and ("analyze_log", "analyse_log") in fast
+    assert ("helm_install", "helm_uninstall") not in fast and ("search", "search_code") not in fast

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
 from app.audit.models import Tool
 from app.audit.rules.registry import RATIO, Anchor, Failure, SetOutcome, Target, register
-from app.audit.text import content_stems, name_similarity, split_identifier, stem, tfidf_vectors
+from app.audit.text import content_stems, jaccard, name_similarity, split_identifier, stem, tfidf_vectors
 
 # Leading syllables that turn a word into its opposite: `install`/`uninstall` are opposites, not look-alikes.
 NEGATIONS = ("un", "dis", "non", "de")
@@ -32,29 +33,45 @@ def _opposites(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return any(x == n + y or y == n + x for n in NEGATIONS)
 
 
-def name_pair_similarity(a: tuple[str, ...], b: tuple[str, ...], threshold: float = 0.0) -> float | None:
+def name_pair_similarity(
+    a: tuple[str, ...], b: tuple[str, ...], threshold: float = 0.0, *, stems: tuple[tuple[str, ...], ...] = ()
+) -> float | None:
     """Similarity of two token lists where they differ; None when they cannot be near-duplicates.
 
     Names equal up to stemming (`get_issue`/`get_issues`) score on the whole names. Otherwise shared
     leading and trailing tokens are dropped and text.name_similarity compares the rest, so a shared
     namespace or object (`create_pull_request`/`get_pull_request` -> `create`/`get`) does not count.
     Names where one only adds words (`search`/`search_code`) and opposites (`star`/`unstar`) give None,
-    and so do pairs whose length bound shows they cannot reach `threshold`.
+    and so do pairs whose upper bounds show they cannot reach `threshold`.
     """
-    ra, rb = _differing(a, b, _stems(a), _stems(b))
+    sa, sb = stems if stems else (_stems(a), _stems(b))
+    ra, rb = _differing(a, b, sa, sb)
     if not ra and not rb:
         ra, rb = a, b
-    elif not ra or not rb or _opposites(ra, rb):
+    elif not ra or not rb:
         return None
-    la, lb = sum(map(len, ra)) + len(ra) - 1, sum(map(len, rb)) + len(rb) - 1
-    na, nb = len(set(ra)), len(set(rb))
-    # Upper bounds of both parts of name_similarity: SequenceMatcher's ratio and the token Jaccard.
-    if 2 * min(la, lb) / (la + lb) < threshold and min(na, nb) / max(na, nb) < threshold:
-        return None
-    return name_similarity("_".join(ra), "_".join(rb))
+    return _remainder_similarity(ra, rb, threshold)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)
+def _remainder_similarity(ra: tuple[str, ...], rb: tuple[str, ...], threshold: float) -> float | None:
+    """name_similarity of the remainders, skipped (None) for opposites or when it cannot reach `threshold`.
+
+    Cached: in a large set the same remainders (`create`/`update`) recur across many pairs.
+    """
+    if _opposites(ra, rb):
+        return None
+    x, y = "_".join(ra), "_".join(rb)
+    if threshold > 0:
+        # Upper bounds of both parts of name_similarity: SequenceMatcher's ratio and the token Jaccard.
+        matcher = SequenceMatcher(None, x, y, autojunk=False)
+        ratio_low = matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold
+        if ratio_low and jaccard(ra, rb) < threshold:
+            return None
+    return name_similarity(x, y)
+
+
+@lru_cache(maxsize=65536)
 def _stems(tokens: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(stem(t) for t in tokens)
 
@@ -67,13 +84,31 @@ def _stems(tokens: tuple[str, ...]) -> tuple[str, ...]:
     details=("similarity",),
 )
 def similar_names(tools: Sequence[Tool], options: Mapping[str, Any]) -> SetOutcome:
-    """Pairs whose name_pair_similarity reaches `threshold`. All tools are applicable."""
+    """Pairs whose name_pair_similarity reaches `threshold`. All tools are applicable.
+
+    Most pairs share neither their first nor their last token; their remainders are the whole names, and
+    one SequenceMatcher per tool (its name as the cached second sequence) bounds them cheaply.
+    """
     threshold = options["threshold"]
     tokens = [tuple(split_identifier(t.name)) for t in tools]
+    stems = [_stems(t) for t in tokens]
+    joined = ["_".join(t) for t in tokens]
+    token_sets = [frozenset(t) for t in tokens]
+    matcher = SequenceMatcher(None, autojunk=False)
     failures: list[Failure] = []
-    for i in range(len(tools)):
-        for j in range(i + 1, len(tools)):
-            score = name_pair_similarity(tokens[i], tokens[j], threshold)
+    for j in range(len(tools)):
+        matcher.set_seq2(joined[j])
+        for i in range(j):
+            a, b = tokens[i], tokens[j]
+            if a and b and stems[i][0] != stems[j][0] and stems[i][-1] != stems[j][-1]:
+                matcher.set_seq1(joined[i])
+                close = matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold
+                union = len(token_sets[i] | token_sets[j])
+                if not close and (not union or len(token_sets[i] & token_sets[j]) / union < threshold):
+                    continue
+                score: float | None = None if _opposites(a, b) else name_similarity(joined[i], joined[j])
+            else:
+                score = name_pair_similarity(a, b, threshold, stems=(stems[i], stems[j]))
             if score is not None and score >= threshold:
                 failures.append(Failure(i, j, {"similarity": f"{score:.2f}"}, Anchor.NAME))
     return SetOutcome(frozenset(range(len(tools))), failures)

@@ -2,31 +2,49 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
+from functools import cache, lru_cache
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
+from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
-from app.audit.models import Tool
+from app.audit.models import Tool, canonical_json
 from app.audit.rules.registry import COUNT, PASS, REGEX_LIST, WORD_LIST, Anchor, Target, Verdict, register, search
 from app.audit.rules.wording import description, first_sentence, first_verb, name_words
 from app.audit.text import STOPWORDS, stem, words
 
 
+@cache
+def _meta_validator(cls: type[Validator]) -> Validator:
+    """A validator of schemas of one dialect (built once: building it costs more than using it)."""
+    return cls(cls.META_SCHEMA)
+
+
 @register("input_schema_valid", Target.TOOL, details=("path", "error", "dialect"))
 def input_schema_valid(tool: Tool, options: Mapping[str, Any]) -> Verdict:
     """The input schema is valid against the meta-schema its `$schema` names (default Draft 2020-12)."""
-    schema = tool.input_schema
-    cls = validator_for(schema, default=Draft202012Validator)
-    error = best_match(cls(cls.META_SCHEMA).iter_errors(schema))
-    if error is None:
+    problem = _schema_problem(canonical_json(tool.input_schema))
+    if problem is None:
         return PASS
+    path, error, dialect = problem
+    return Verdict(False, {"path": path, "error": error, "dialect": dialect})
+
+
+@lru_cache(maxsize=4096)
+def _schema_problem(schema_json: str) -> tuple[str, str, str] | None:
+    """(path, message, dialect) of the most relevant meta-schema error; cached because meta-validation is
+    slow (milliseconds per schema) and a before/after audit sees most schemas twice."""
+    schema = json.loads(schema_json)
+    error = best_match(_meta_validator(validator_for(schema, default=Draft202012Validator)).iter_errors(schema))
+    if error is None:
+        return None
     path = "/".join(str(p) for p in error.absolute_path) or "(root)"
-    dialect = str(schema.get("$schema") or "draft 2020-12")
-    return Verdict(False, {"path": path, "error": error.message[:200], "dialect": dialect})
+    return path, error.message[:200], str(schema.get("$schema") or "draft 2020-12")
 
 
 @register("input_schema_object", Target.TOOL, details=("found",))
