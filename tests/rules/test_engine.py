@@ -192,3 +192,29 @@ def test_fast_name_pairs_equal_the_reference_measure() -> None:
     assert fast == reference
     assert ("get_issue", "get_issues") in fast and ("analyze_log", "analyse_log") in fast
     assert ("helm_install", "helm_uninstall") not in fast and ("search", "search_code") not in fast
+
+
+def test_a_well_described_tool_gets_no_findings() -> None:
+    tool = Tool.model_validate(
+        {
+            "name": "search_issues",
+            "description": (
+                "Search issues in a repository by text. Use this when the user asks about existing bugs or "
+                "feature requests. Do not use for pull requests; use search_pull_requests instead. Returns up "
+                "to 50 matching issues with number, title and state."
+            ),
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "Text to match in titles and bodies, e.g. 'crash'."},
+                    "state": {"type": "string", "enum": ["open", "closed", "all"], "description": "Which issues."},
+                    "repo": {"type": "string", "description": "Repository as owner/name, e.g. 'octo/app'."},
+                },
+                "required": ["query", "repo"],
+            },
+            "annotations": {"readOnlyHint": True},
+        }
+    )
+    results = evaluate(ToolSet(tools=[tool]), rules=RULES)
+    assert results.findings == []
+    assert results.checks and all(c.passed for c in results.checks)

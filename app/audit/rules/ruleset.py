@@ -14,6 +14,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError as SchemaValidationError
 from pydantic import BaseModel, ConfigDict, Field
 
+from app import resources
 from app.audit.models import Dimension, Severity, sha256_of
 from app.audit.rules.registry import CHECKS, Target
 from app.errors import RuleFileError
@@ -150,8 +151,6 @@ def load_rule_file(path: Path, *, schema_path: Path, name: str | None = None) ->
 def load_rules(directory: Path | None = None) -> RuleSet:
     """Every `*.yml` rule in `directory` (default: the shipped rules/), validated against its schema.json."""
     if directory is None:
-        from app import resources  # the core stays free of app-level imports at module load
-
         directory = resources.rules_dir()
     schema_path = directory / RULE_SCHEMA_FILE
     if not schema_path.is_file():
