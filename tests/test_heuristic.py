@@ -107,6 +107,13 @@ def test_exclusion_clause_penalises_the_tool(selector: SyntheticSelector) -> Non
     assert with_clause < no_clause
 
 
+def test_a_tool_whose_verb_is_another_kind_of_action_ranks_lower(selector: SyntheticSelector) -> None:
+    reserve = tool("reserve_hotel", "Reserve a hotel room in a city.", {"city": {"type": "string"}}, ["city"])
+    search = tool("search_hotels", "Search hotel rooms in a city.", {"city": {"type": "string"}}, ["city"])
+    assert selector.select([reserve, search], "find a hotel room in Lisbon").tool == "search_hotels"
+    assert selector.select([reserve, search], "book a hotel room in Lisbon").tool == "reserve_hotel"
+
+
 def test_exclusion_words_are_not_evidence_for_the_tool() -> None:
     profile = SyntheticSelector.from_profile().profile
     doc = analyse_tool(tool("find_files", "Find files by name. Not for searching file contents."), profile)

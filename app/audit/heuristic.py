@@ -12,8 +12,10 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
    information...) weighs `words.weak_weight`, every other stem 1. Values are also found in the
    request: quoted strings, numbers, URLs, emails, paths, dates, times, owner/name strings.
 3. Ranking: BM25 (k1, b from the profile) of the request stems against each tool, with idf taken
-   over the tool list and multiplied by the stem's weight; a tool whose exclusion list catches
-   request stems loses the matching share of its score (`decision.exclusion_penalty`).
+   over the tool list and multiplied by the stem's weight. A tool whose exclusion list catches
+   request stems loses that share of its score; a tool whose name's verb is of another kind of
+   action (read, create, update, delete: `actions.verbs`) than the request's verbs loses
+   `actions.penalty` of it ("find a hotel" prefers search_hotels to reserve_hotel).
 4. Abstention: the request's values are matched to the best-ranked tool's parameters (step 5), and
    the tool gets a decision score
        coverage * ln((1 + matched stem weight) / (1 + request stem weight))
@@ -47,7 +49,7 @@ from app.audit.heuristic_index import IndexCache, ToolDoc, ToolSetIndex, analyse
 from app.audit.heuristic_profile import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
 from app.audit.models import NO_TOOL, Mode, Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
-from app.audit.text import match_stem
+from app.audit.text import match_stem, words
 
 
 @dataclass(slots=True)
@@ -68,6 +70,7 @@ class SyntheticSelector:
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self._weak = frozenset(match_stem(w) for w in profile.words.weak)
+        self._action_of = {match_stem(v): kind for kind, verbs in sorted(profile.actions.verbs.items()) for v in verbs}
         self._cache = IndexCache(profile)
 
     @classmethod
@@ -93,7 +96,7 @@ class SyntheticSelector:
             return Selection(tool=NO_TOOL, confidence=1.0, reason="no tools offered")
         index = self._cache.index_for(tools)
         query = self._query(intent)
-        ranked = self._rank(index, query)
+        ranked = self._rank(index, query, self._actions(intent))
         if not ranked:
             return Selection(tool=NO_TOOL, confidence=1.0, reason="no word of the request appears in any tool")
         found = find_values(intent)
@@ -107,7 +110,7 @@ class SyntheticSelector:
             return None
         index = self._cache.index_for(tools)
         query = self._query(intent)
-        ranked = self._rank(index, query)
+        ranked = self._rank(index, query, self._actions(intent))
         if not ranked:
             return None
         return self._decide(index.docs[ranked[0][0]], ranked[0], query, find_values(intent), intent).decision
@@ -116,8 +119,15 @@ class SyntheticSelector:
         weak = self.profile.words.weak_weight
         return {s: (weak if s in self._weak else 1.0) for s in dict.fromkeys(analysed_stems(intent))}
 
-    def _rank(self, index: ToolSetIndex, query: dict[str, float]) -> list[tuple[int, float]]:
-        """The best and the runner-up (position, BM25 score less the exclusion share), best first."""
+    def _actions(self, intent: str) -> frozenset[str]:
+        """Kinds of action the request's verbs name (read, create, update, delete...)."""
+        return frozenset(k for k in (self._action_of.get(match_stem(w)) for w in words(intent)) if k)
+
+    def _tool_action(self, doc: ToolDoc) -> str | None:
+        return next((k for k in (self._action_of.get(t) for t in doc.name_tokens) if k), None)
+
+    def _rank(self, index: ToolSetIndex, query: dict[str, float], actions: frozenset[str]) -> list[tuple[int, float]]:
+        """The best and the runner-up (position, BM25 score less exclusion and action penalties), best first."""
         scores: dict[int, float] = {}
         k1 = self.profile.bm25.k1
         remap, norms = index.remap, index.norms
@@ -136,6 +146,10 @@ class SyntheticSelector:
             doc = index.docs[i]
             if doc.exclusion_terms:
                 score *= 1.0 - _exclusion_share(doc, query, _matched(doc, query))
+            if actions:
+                kind = self._tool_action(doc)
+                if kind is not None and kind not in actions:
+                    score *= 1.0 - self.profile.actions.penalty
             top.append((i, score))
         return heapq.nsmallest(2, top, key=lambda r: (-r[1], r[0]))
 

@@ -65,6 +65,7 @@ class ToolDoc:
     terms: dict[str, float]  # stem -> weighted term frequency over all fields
     length: float
     name_terms: frozenset[str]
+    name_tokens: tuple[str, ...]  # match stems of every word of the name, stopwords included, in order
     boundary_terms: frozenset[str]
     exclusion_terms: frozenset[str]  # words only found in "do not use for" sentences
     params: list[Param] = field(default_factory=list)
@@ -148,6 +149,7 @@ def analyse_tool(tool: dict[str, Any], profile: Profile) -> ToolDoc:
         terms=terms,
         length=length,
         name_terms=frozenset(name_stems),
+        name_tokens=tuple(match_stem(w) for w in words(name)),
         boundary_terms=frozenset(boundary),
         exclusion_terms=frozenset(s for s in excluded if s not in terms),
         params=params,

@@ -39,6 +39,11 @@ class WordWeights(_Frozen):
     weak: tuple[str, ...]
 
 
+class Actions(_Frozen):
+    penalty: float
+    verbs: dict[str, tuple[str, ...]]
+
+
 class Decision(_Frozen):
     threshold: float
     coverage: float
@@ -68,6 +73,7 @@ class Profile(_Frozen):
     bm25: Bm25
     fields: FieldWeights
     words: WordWeights
+    actions: Actions
     decision: Decision
     confidence: ConfidenceSettings
     cache: CacheSizes
