@@ -80,6 +80,11 @@ def test_abstains_on_a_weak_partial_match(selector: SyntheticSelector) -> None:
     assert "below the threshold" in sel.reason
 
 
+def test_another_form_of_a_word_matches(selector: SyntheticSelector) -> None:
+    finder = tool("get_discoverer", "Name the discoverer of a scientific element.", {"element": {"type": "string"}})
+    assert selector.select([finder], "Who discovered the element Radium?").tool == "get_discoverer"
+
+
 def test_boundary_sentence_is_rewarded(selector: SyntheticSelector) -> None:
     plain = tool("search_records", "Search records. Covers invoices and receipts.")
     bounded = tool("search_archive", "Search records. Use this when the user asks about invoices.")

@@ -9,7 +9,9 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
    tool's boundary; words after "Do not use for / Don't use when / Not for" are not evidence for
    the tool but its exclusion list.
 2. Request: its content stems (stopwords dropped). A stem listed in `words.weak` (get, find,
-   information...) weighs `words.weak_weight`, every other stem 1. Values are also found in the
+   information...) weighs `words.weak_weight`, every other stem 1. A stem that no tool uses stands
+   for the tools' other forms of the word (same first 5 letters, at most 3 letters longer:
+   discovered/discoverer). Values are also found in the
    request: quoted strings, numbers, URLs, emails, paths, dates, times, owner/name strings.
 3. Ranking: BM25 (k1, b from the profile) of the request stems against each tool, with idf taken
    over the tool list and multiplied by the stem's weight. A tool whose exclusion list catches
@@ -95,7 +97,7 @@ class SyntheticSelector:
         if not tools:
             return Selection(tool=NO_TOOL, confidence=1.0, reason="no tools offered")
         index = self._cache.index_for(tools)
-        query = self._query(intent)
+        query = self._query(intent, index)
         ranked = self._rank(index, query, self._actions(intent))
         if not ranked:
             return Selection(tool=NO_TOOL, confidence=1.0, reason="no word of the request appears in any tool")
@@ -109,15 +111,21 @@ class SyntheticSelector:
         if not tools:
             return None
         index = self._cache.index_for(tools)
-        query = self._query(intent)
+        query = self._query(intent, index)
         ranked = self._rank(index, query, self._actions(intent))
         if not ranked:
             return None
         return self._decide(index.docs[ranked[0][0]], ranked[0], query, find_values(intent), intent).decision
 
-    def _query(self, intent: str) -> dict[str, float]:
+    def _query(self, intent: str, index: ToolSetIndex) -> dict[str, float]:
+        """Request stems with their weights; a stem absent from the tools stands for its other forms there."""
         weak = self.profile.words.weak_weight
-        return {s: (weak if s in self._weak else 1.0) for s in dict.fromkeys(analysed_stems(intent))}
+        query: dict[str, float] = {}
+        for s in dict.fromkeys(analysed_stems(intent)):
+            weight = weak if s in self._weak else 1.0
+            for term in index.related(s) or [s]:
+                query.setdefault(term, weight)
+        return query
 
     def _actions(self, intent: str) -> frozenset[str]:
         """Kinds of action the request's verbs name (read, create, update, delete...)."""

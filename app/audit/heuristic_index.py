@@ -42,6 +42,10 @@ def analysed_stems(text: str) -> list[str]:
     return out
 
 
+# Letters two forms of a word must share before they are matched as one (discover/discoverer).
+PREFIX = 5
+
+
 @dataclass(slots=True)
 class Param:
     """One parameter of a tool, as the argument filler needs it."""
@@ -171,6 +175,19 @@ class ToolSetIndex:
     remap: list[int] | None = None
     # BM25 length normalisation of each document: k1 * (1 - b + b * length / avgdl).
     norms: list[float] = field(default_factory=list)
+    # Terms by their first PREFIX letters, to match another form of a word (discover/discoverer).
+    prefixes: dict[str, list[str]] = field(default_factory=dict)
+
+    def related(self, term: str) -> list[str]:
+        """Terms of this list that are another form of `term`: one is the other plus at most 3 letters."""
+        if len(term) < PREFIX or term in self.postings:
+            return []
+        out = []
+        for other in self.prefixes.get(term[:PREFIX], ()):
+            short, long = (term, other) if len(term) <= len(other) else (other, term)
+            if long.startswith(short[: max(PREFIX, len(short) - 1)]) and len(long) - len(short) <= 3:
+                out.append(other)
+        return out
 
     @property
     def size(self) -> int:
@@ -197,7 +214,11 @@ def build_index(docs: list[ToolDoc]) -> ToolSetIndex:
             df[term] = df.get(term, 0) + 1
             postings.setdefault(term, []).append((i, tf))
     avgdl = sum(d.length for d in docs) / len(docs) if docs else 1.0
-    return ToolSetIndex(docs=docs, df=df, avgdl=avgdl or 1.0, postings=postings)
+    prefixes: dict[str, list[str]] = {}
+    for term in sorted(postings):
+        if len(term) >= PREFIX:
+            prefixes.setdefault(term[:PREFIX], []).append(term)
+    return ToolSetIndex(docs=docs, df=df, avgdl=avgdl or 1.0, postings=postings, prefixes=prefixes)
 
 
 def derive_index(base: ToolSetIndex, kept: list[int]) -> ToolSetIndex:
@@ -214,7 +235,9 @@ def derive_index(base: ToolSetIndex, kept: list[int]) -> ToolSetIndex:
                 df[term] -= 1
     docs = [base.docs[old] for old in kept]
     avgdl = sum(d.length for d in docs) / len(docs) if docs else 1.0
-    return ToolSetIndex(docs=docs, df=df, avgdl=avgdl or 1.0, postings=base.postings, remap=remap)
+    return ToolSetIndex(
+        docs=docs, df=df, avgdl=avgdl or 1.0, postings=base.postings, remap=remap, prefixes=base.prefixes
+    )
 
 
 # A near-miss list differs from a cached one by a few removed tools; past this many, build anew.
