@@ -15,7 +15,8 @@ Public API (stable; the audit, diff and suggest commands call it for source file
   (dependency, build and dot folders skipped) in sorted order. With `globs`, a file is read only when its
   `/`-separated path relative to `root` (else relative to the folder given) matches one glob: fnmatch-style,
   `*` and `?` within one path segment, `**` across segments (`src/**/*.py` also matches `src/a.py`).
-  FastMCP `mount(sub, namespace=...)` prefixes are applied across the Python files read together.
+  FastMCP `mount(sub, namespace=...)` prefixes are applied across the Python files read together; Go files see
+  the constants and mcp-go option helpers (`func WithPagination() mcp.ToolOption`) of their package folder.
 
 Nothing is imported, executed, compiled or built: Python is parsed with `ast.parse`, the others with tree-sitter.
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 from app.audit.models import ToolSet
 from app.errors import DefinitionError
 from app.extract.common import FileResult, Language
+from app.extract.go_package import GoPackage, index_package
 from app.extract.paths import apply_cross_file_mounts, matches, walk
 from app.extract.python_source import extract_python
 
@@ -71,7 +73,8 @@ def is_source_file(path: Path) -> bool:
 def extract_file(
     path: Path, *, display_name: str | None = None, text: str | None = None, language: str | None = None
 ) -> ToolSet:
-    """The tools one source file defines (see the module docstring)."""
+    """The tools one source file defines (see the module docstring). This file only: Go helpers and constants
+    of sibling files are used by `extract_paths`, which reads each package folder once."""
     result = _extract(path, display_name=display_name, text=text, language=language)
     return _toolset([result])
 
@@ -80,6 +83,7 @@ def extract_paths(paths: Sequence[Path], *, root: Path | None = None, globs: Seq
     """The tools of several files and folders, in path order then source order (see the module docstring)."""
     results: list[FileResult] = []
     seen: set[Path] = set()
+    packages: dict[Path, GoPackage] = {}
     for given in paths:
         if not given.exists():
             raise DefinitionError("no such file or folder", file=str(given))
@@ -95,12 +99,18 @@ def extract_paths(paths: Sequence[Path], *, root: Path | None = None, globs: Seq
                 continue
             seen.add(file.resolve())
             display = relative if root is not None else str(file)
-            results.append(_extract(file, display_name=display, text=None, language=None))
+            package = None
+            if file.suffix == ".go":
+                folder = file.resolve().parent
+                package = packages.get(folder) or packages.setdefault(folder, index_package(folder))
+            results.append(_extract(file, display_name=display, text=None, language=None, package=package))
     apply_cross_file_mounts(results)
     return _toolset(results)
 
 
-def _extract(path: Path, *, display_name: str | None, text: str | None, language: str | None) -> FileResult:
+def _extract(
+    path: Path, *, display_name: str | None, text: str | None, language: str | None, package: GoPackage | None = None
+) -> FileResult:
     display = display_name if display_name is not None else str(path)
     if text is None:
         text = _read(path, display)
@@ -118,7 +128,7 @@ def _extract(path: Path, *, display_name: str | None, text: str | None, language
         from app.extract.paths import mcp_go_lists_empty_required
 
         empty_required = mcp_go_lists_empty_required(path) if path.exists() else True
-        return extract_go(text, file=display, empty_required=empty_required)
+        return extract_go(text, file=display, empty_required=empty_required, package=package)
     from app.extract.paths import zod_is_v4
     from app.extract.ts_source import extract_ts
 

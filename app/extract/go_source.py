@@ -7,6 +7,7 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Language, Unresolved
+from app.extract.go_package import GoPackage
 from app.extract.go_values import GoScope
 from app.extract.treesitter import fail, parser, short, span, text
 
@@ -86,19 +87,26 @@ _TOOL_TYPES = {"mcp.Tool"}
 _TOOL_LISTS = {"[]*mcp.Tool", "[]mcp.Tool"}
 
 
-def extract_go(source: str, *, file: str, empty_required: bool = True) -> FileResult:
-    """Tools defined in one Go file; helpers defined in other files become TC090 findings.
+def extract_go(
+    source: str, *, file: str, empty_required: bool = True, package: GoPackage | None = None
+) -> FileResult:
+    """Tools defined in one Go file. With `package`, constants and option helpers of the package's other files
+    are used; what stays unknown becomes TC090 findings.
     `empty_required`: mcp-go v0.44+ lists `"required": []` when no parameter is required."""
     result = FileResult(file=file, language=Language.GO)
     tree = parser("go").parse(source.encode("utf-8"))
     scope = GoScope(tree.root_node)
+    helpers: dict[str, list[Node]] = {}
+    if package is not None:
+        scope.nodes = {**package.constants, **scope.nodes}
+        helpers = package.helpers
     go_sdk = "modelcontextprotocol/go-sdk" in source
     stack = [tree.root_node]
     while stack:
         node = stack.pop()
         func = node.child_by_field_name("function") if node.type == "call_expression" else None
         if func is not None and func.type == "selector_expression" and _callee(node) == "NewTool":
-            _new_tool(node, scope, result, empty_required=empty_required)
+            _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
         elif node.type == "composite_literal" and text(node.child_by_field_name("type") or node) in _TOOL_TYPES:
             _tool_literal(node, scope, result, go_sdk=go_sdk)
         elif node.type == "composite_literal" and text(node.child_by_field_name("type") or node) in _TOOL_LISTS:
@@ -124,7 +132,9 @@ def _callee(node: Node) -> str:
     return text(func)
 
 
-def _new_tool(call: Node, scope: GoScope, result: FileResult, *, empty_required: bool) -> None:
+def _new_tool(
+    call: Node, scope: GoScope, result: FileResult, *, empty_required: bool, helpers: dict[str, list[Node]]
+) -> None:
     args = _args(call)
     if not args:
         return
@@ -137,8 +147,14 @@ def _new_tool(call: Node, scope: GoScope, result: FileResult, *, empty_required:
     props: dict[str, Any] = {}
     required: list[str] = []
     annotations: dict[str, Any] = dict(MCP_GO_DEFAULT_ANNOTATIONS)
-    for option in args[1:]:
+    options = list(args[1:])
+    while options:
+        option = options.pop(0)
         opt = _callee(option) if option.type == "call_expression" else ""
+        func = option.child_by_field_name("function") if option.type == "call_expression" else None
+        if func is not None and func.type == "identifier" and opt in helpers and not _args(option):
+            options[:0] = helpers[opt]  # an option helper of this package: apply what it applies
+            continue
         try:
             if opt == "WithDescription":
                 draft.fields["description"] = scope.string(_args(option)[0])
@@ -158,7 +174,8 @@ def _new_tool(call: Node, scope: GoScope, result: FileResult, *, empty_required:
             elif opt in {"WithRawInputSchema", "WithInputSchema"}:
                 draft.fields["inputSchema"] = scope.value(_args(option)[0])
             else:
-                raise fail(option, f"the option `{short(option)}` is not defined by mcp-go")
+                why = f"the option `{short(option)}` is neither mcp-go's nor a helper read from this package"
+                raise fail(option, why)
         except Unresolved as exc:
             result.unresolved(f"an option of tool `{name}`", exc, tool=name)
     if "inputSchema" not in draft.fields:
@@ -177,6 +194,8 @@ def _param(
     args = _args(option)
     pname = scope.string(args[0])
     schema: dict[str, Any] = {"type": kind} if kind else {}
+    if kind == "object":
+        schema["properties"] = {}  # mcp-go's WithObject starts with empty properties
     for prop_opt in args[1:]:
         try:
             _property_option(prop_opt, pname, schema, scope, draft, required)

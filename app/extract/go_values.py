@@ -9,6 +9,7 @@ from typing import Any
 
 from tree_sitter import Node
 
+from app.extract.common import Unresolved
 from app.extract.treesitter import fail, short, text, unescape
 
 # jsonschema.Schema (google/jsonschema-go) and mcp-go ToolInputSchema fields -> JSON keys.
@@ -78,7 +79,17 @@ class GoScope:
                 return node
 
     def value(self, node: Node) -> Any:
-        node = self.resolve(node)
+        target = self.resolve(node)
+        if target is node or node.type != "identifier":
+            return self._value(target)
+        try:
+            return self._value(target)
+        except Unresolved as exc:
+            line = node.start_point[0] + 1
+            where = f" (line {exc.line})" if exc.line != line else ""
+            raise Unresolved(f"`{text(node)}`{where}: {exc.why}", line=line) from None
+
+    def _value(self, node: Node) -> Any:
         kind = node.type
         if kind == "interpreted_string_literal":
             return "".join(
@@ -194,7 +205,32 @@ class GoScope:
                 raise fail(node, "a json.RawMessage that is not JSON") from None
         if name in {"float64", "int", "int64", "string", "bool"} and len(args) == 1:
             return self.value(args[0])
+        if name == "fmt.Sprintf" and args:
+            return _sprintf(self.string(args[0]), [self.value(a) for a in args[1:]], node)
         raise fail(node, f"`{short(node)}` is computed at run time")
+
+
+def _sprintf(fmt: str, values: list[Any], node: Node) -> str:
+    """fmt.Sprintf with %s, %d, %v and %% over constant arguments; other verbs are not guessed."""
+    out: list[str] = []
+    rest = iter(values)
+    parts = re.split(r"(%[%sdvq])", fmt)
+    for part in parts:
+        if part == "%%":
+            out.append("%")
+        elif part in {"%s", "%d", "%v", "%q"}:
+            value = next(rest, None)
+            if value is None or isinstance(value, (dict, list)) or (part == "%d" and not isinstance(value, int)):
+                raise fail(node, "a fmt.Sprintf whose arguments do not fit its verbs")
+            text_value = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            out.append(json.dumps(text_value) if part == "%q" else text_value)
+        elif "%" in part:
+            raise fail(node, f"a fmt.Sprintf verb in {part!r}")
+        else:
+            out.append(part)
+    if next(rest, None) is not None:
+        raise fail(node, "a fmt.Sprintf with extra arguments")
+    return "".join(out)
 
 
 def _schema_bool(value: Any) -> Any:
