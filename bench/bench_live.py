@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.audit.engine import audit  # noqa: E402
 from app.audit.models import NO_TOOL, Case, Provenance, Suite, ToolSet  # noqa: E402
+from app.audit.rules.ruleset import load_rules  # noqa: E402
 from app.llm.cache import FileCache  # noqa: E402
 from app.llm.factory import build_live_selector  # noqa: E402
 from app.llm.usage import usage_totals  # noqa: E402
@@ -90,6 +91,9 @@ def main() -> None:
     toolset = ToolSet.model_validate({"tools": TOOLS})
     suite = suite_of(args.cases)
     ideal = math.ceil(args.cases / args.concurrency) * DELAY_S
+    started = time.perf_counter()
+    rules = load_rules()
+    print(f"loading the rules (once per process, not timed below): {time.perf_counter() - started:.2f} s")
     with server_process() as url, tempfile.TemporaryDirectory() as tmp:
         env = {"OPENAI_API_KEY": API_KEY, "OPENAI_BASE_URL": url}
         cache = FileCache(Path(tmp))
@@ -98,7 +102,7 @@ def main() -> None:
             selector = build_live_selector(model=MODEL, concurrency=args.concurrency, cache=cache, env=env)
             built = time.perf_counter() - started
             started = time.perf_counter()
-            report = audit(toolset, suite=suite, selector=selector)
+            report = audit(toolset, suite=suite, selector=selector, rules=rules)
             wall = time.perf_counter() - started
             calls = selector.chat.calls
             totals = usage_totals(report.runs)

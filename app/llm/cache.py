@@ -54,6 +54,7 @@ class FileCache:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._made: set[Path] = set()
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
@@ -68,7 +69,9 @@ class FileCache:
     def set(self, key: str, value: dict[str, Any]) -> None:
         path = self._path(key)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent not in self._made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._made.add(path.parent)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(value, fh, sort_keys=True)
