@@ -192,8 +192,9 @@ def confirm_flips(
     unstable: set[str] = set()
     for side, toolset, first in ((0, base, b_runs), (1, head, a_runs)):
         del side
+        listed = toolset.to_mcp()
         requests = [
-            SelectionRequest(tools=tools_for_case(toolset, c), intent=c.intent, fresh=True)
+            SelectionRequest(tools=tools_for_case(toolset, c, listed=listed), intent=c.intent, fresh=True)
             for c in flipped
             for _ in range(repeats)
         ]

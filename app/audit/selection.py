@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from jsonschema import Draft202012Validator
-from pydantic import BaseModel, ConfigDict
 
 from app.audit.models import NO_TOOL, ArgumentCheck, Case, Run, Selection, SelectorInfo, Suite, ToolSet
 
 
-class SelectionRequest(BaseModel):
-    """What a selector is given: the tools as an MCP client lists them, and one user request."""
+@dataclass(frozen=True, slots=True)
+class SelectionRequest:
+    """What a selector is given: the tools as an MCP client lists them, and one user request.
 
-    model_config = ConfigDict(frozen=True)
+    A plain dataclass, not a pydantic model: requests share one tool list per tool set (validation would
+    copy every tool for every case), and selectors may recognise a tool list they have seen by identity.
+    """
 
     tools: list[dict[str, Any]]
     intent: str
@@ -33,10 +36,16 @@ class Selector(Protocol):
         ...
 
 
-def tools_for_case(toolset: ToolSet, case: Case) -> list[dict[str, Any]]:
-    """The MCP tool list the selector sees for `case`: near-miss cases drop their removed tools."""
+def tools_for_case(toolset: ToolSet, case: Case, *, listed: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The MCP tool list the selector sees for `case`: near-miss cases drop their removed tools.
+
+    `listed` is the tool set's MCP listing computed once; cases without removed tools get that very list.
+    """
+    listed = listed if listed is not None else toolset.to_mcp()
+    if not case.removed_tools:
+        return listed
     removed = set(case.removed_tools)
-    return [t.to_mcp() for t in toolset.tools if t.name not in removed]
+    return [item for item, tool in zip(listed, toolset.tools, strict=True) if tool.name not in removed]
 
 
 def runnable(toolset: ToolSet, case: Case) -> str | None:
@@ -54,12 +63,14 @@ def run_suite(selector: Selector, toolset: ToolSet, suite: Suite) -> list[Run]:
     by_name = toolset.by_name()
     pending: list[tuple[Case, SelectionRequest]] = []
     skipped: dict[str, str] = {}
+    listed = toolset.to_mcp()
     for case in suite.cases:
         reason = runnable(toolset, case)
         if reason:
             skipped[case.id] = reason
         else:
-            pending.append((case, SelectionRequest(tools=tools_for_case(toolset, case), intent=case.intent)))
+            tools = tools_for_case(toolset, case, listed=listed)
+            pending.append((case, SelectionRequest(tools=tools, intent=case.intent)))
     answers = selector.select_many([req for _, req in pending]) if pending else []
     answered = {case.id: (case, sel) for (case, _), sel in zip(pending, answers, strict=True)}
     runs: list[Run] = []

@@ -1,0 +1,125 @@
+"""Benchmark: a synthetic audit of 10, 100 and 1,000 tools (5 generated intents per tool + negatives).
+
+Run by hand: `python bench/bench_audit.py [--sizes 10,100,1000]`. Each size runs in a fresh process so
+peak memory (ru_maxrss) is its own. Tools are taken from ../shared/corpora/servers (real definitions,
+renamed with a numeric suffix past the 464 available) or, without it, generated from a fixed vocabulary.
+Prints one JSON line per size with the time of each phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVERS = ROOT.parent / "shared" / "corpora" / "servers"
+VERBS = ["get", "list", "create", "update", "delete", "search", "export", "archive", "send", "sync"]
+NOUNS = [
+    "invoice",
+    "customer",
+    "ticket",
+    "order",
+    "report",
+    "file",
+    "message",
+    "event",
+    "user",
+    "project",
+    "repository",
+    "issue",
+    "comment",
+    "label",
+    "webhook",
+    "payment",
+    "shipment",
+    "contract",
+    "device",
+    "alert",
+]
+
+
+def tool_pool(n: int) -> list[dict]:
+    tools: list[dict] = []
+    if SERVERS.is_dir():
+        for path in sorted(SERVERS.glob("*.json")):
+            tools.extend(json.loads(path.read_text())["tools"])
+    else:
+        for verb in VERBS:
+            for noun in NOUNS:
+                tools.append(
+                    {
+                        "name": f"{verb}_{noun}",
+                        "description": f"{verb.capitalize()}s a {noun} in the workspace and returns the {noun} record.",
+                        "inputSchema": {
+                            "type": "object",
+                            "properties": {f"{noun}_id": {"type": "string", "description": f"Id of the {noun}."}},
+                        },
+                    }
+                )
+    out = []
+    for i in range(n):
+        tool = dict(tools[i % len(tools)])
+        if i >= len(tools):
+            tool["name"] = f"{tool['name']}_{i // len(tools)}"
+        out.append(tool)
+    return out
+
+
+def run_one(n: int) -> dict:
+    sys.path.insert(0, str(ROOT))
+    from app.audit.engine import audit
+    from app.audit.heuristic import SyntheticSelector
+    from app.audit.loader import load_definitions
+    from app.audit.rules.engine import evaluate
+    from app.audit.rules.ruleset import load_rules
+    from app.audit.selection import run_suite
+    from app.audit.suite import build_suite
+
+    text = json.dumps({"tools": tool_pool(n)})
+    selector = SyntheticSelector.from_profile()
+    rules = load_rules()
+    t0 = time.perf_counter()
+    toolset = load_definitions("bench.json", text=text)
+    t1 = time.perf_counter()
+    evaluate(toolset, rules=rules)
+    t2 = time.perf_counter()
+    suite = build_suite([toolset])
+    t3 = time.perf_counter()
+    run_suite(selector, toolset, suite)
+    t4 = time.perf_counter()
+    report = audit(toolset, suite=suite, selector=selector, rules=rules)
+    t5 = time.perf_counter()
+    return {
+        "tools": n,
+        "cases": len(suite.cases),
+        "load_s": round(t1 - t0, 3),
+        "rules_s": round(t2 - t1, 3),
+        "suite_s": round(t3 - t2, 3),
+        "selection_s": round(t4 - t3, 3),
+        "audit_total_s": round(t5 - t4, 3),
+        "end_to_end_s": round((t3 - t0) + (t5 - t4), 3),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "overall": report.overall,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(run_one(args.one)))
+        return
+    for n in (int(s) for s in args.sizes.split(",")):
+        out = subprocess.run([sys.executable, __file__, "--one", str(n)], capture_output=True, text=True, check=True)
+        print(out.stdout.strip())
+
+
+if __name__ == "__main__":
+    main()
