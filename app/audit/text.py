@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -42,6 +43,7 @@ def words(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=131_072)
 def stem(word: str) -> str:
     """A light suffix stemmer (plural, -ing, -ed, -ly...): enough to match 'files'/'file', 'creating'/'create'."""
     w = word.lower()

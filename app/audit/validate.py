@@ -11,6 +11,7 @@ request, NO_TOOL cannot be defended. Cases under the threshold become `explorato
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import Counter, defaultdict
 
@@ -63,7 +64,7 @@ class CaseValidator:
 
     def validate(self, case: Case, *, min_confidence: float) -> Case:
         scores = self.scores(case.intent, removed=case.removed_tools)
-        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        ranked = heapq.nsmallest(2, scores.items(), key=lambda kv: (-kv[1], kv[0]))
         if case.expected == NO_TOOL:
             best = ranked[0] if ranked else None
             confidence = max(0.0, 1.0 - NO_TOOL_WEIGHT * best[1]) if best else 1.0
