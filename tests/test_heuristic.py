@@ -227,6 +227,19 @@ def test_cache_reuses_the_index_for_an_equal_tool_list(selector: SyntheticSelect
     assert selector._cache.index_for([WEATHER]) is not first
 
 
+def test_a_near_miss_list_answers_as_a_fresh_selector_would() -> None:
+    tools = [tool(f"{verb}_{noun}", f"{verb.capitalize()} a {noun} of the account.") for verb in ("get", "delete")
+             for noun in ("invoice", "order", "refund", "ticket")]  # fmt: skip
+    cached = SyntheticSelector.from_profile()
+    cached.select(tools, "warm the cache")
+    for removed in range(len(tools)):
+        near_miss = [t for i, t in enumerate(tools) if i != removed]
+        for intent in ("delete the refund of the account", "show the invoice"):
+            fresh = SyntheticSelector.from_profile().select(near_miss, intent)
+            assert cached.select(near_miss, intent) == fresh, (removed, intent)
+    assert any(index.remap is not None for index in cached._cache._sets.values())
+
+
 def test_index_cache_is_bounded(tmp_path: Path) -> None:
     data = yaml.safe_load((selectors_dir() / "synthetic.yml").read_text())
     data["cache"] = {"tool_sets": 2, "tools": 3}
