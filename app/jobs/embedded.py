@@ -43,6 +43,8 @@ class EmbeddedJobQueue:
     def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted:
         jid = job_id(request, rerun=rerun_key(request, delivery_id))
         key = pr_key(request.owner, request.repo, request.number, request.head_sha)
+        if not self.store.claim_delivery(delivery_id):
+            return Submitted(job_id=jid, redelivery=True)
         with self._lock:
             self.store.set_latest(key, request.head_sha)
             older = sorted(self._pending.get(key, set()) - {jid})

@@ -63,8 +63,22 @@ def pr_key(owner: str, repo: str, number: int | None, head_sha: str) -> str:
 
 class Submitted(BaseModel):
     job_id: str
-    duplicate: bool = False
+    duplicate: bool = False  # an identical job (same PR and SHAs) is already queued or recently done
+    redelivery: bool = False  # this delivery id was seen before: nothing was done
     cancelled: list[str] = []
+
+
+# One round trip for the web request's bookkeeping: claim the delivery id (SET NX EX); if it is new, record
+# the PR's latest head and the new job id, and return the PR's other pending job ids.
+_ADMIT = """
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return {0} end
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[4])
+local others = redis.call('SMEMBERS', KEYS[3])
+redis.call('SADD', KEYS[3], ARGV[3])
+redis.call('EXPIRE', KEYS[3], ARGV[4])
+table.insert(others, 1, 1)
+return others
+"""
 
 
 class Store(Protocol):
@@ -77,6 +91,16 @@ class Store(Protocol):
 class RedisStore:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
+        self._admit = redis.register_script(_ADMIT)
+
+    def admit(self, delivery_id: str, *, key: str, head_sha: str, jid: str) -> tuple[bool, list[str]]:
+        """Claim the delivery and, when it is new, set the latest head; returns (new, the PR's other jobs)."""
+        keys = [f"{KEY_PREFIX}:delivery:{delivery_id}", f"{KEY_PREFIX}:latest:{key}", f"{KEY_PREFIX}:pending:{key}"]
+        result = self._admit(keys=keys, args=[DELIVERY_TTL_S, head_sha, jid, LATEST_TTL_S])
+        if not result or int(result[0]) == 0:
+            return False, []
+        others = [m.decode() if isinstance(m, bytes) else str(m) for m in result[1:]]
+        return True, sorted(m for m in others if m != jid)
 
     def claim_delivery(self, delivery_id: str) -> bool:
         """True the first time a delivery id is seen (SET NX with a TTL), False for a redelivery."""
@@ -157,8 +181,10 @@ class RqJobQueue:
     def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted:
         jid = job_id(request, rerun=rerun_key(request, delivery_id))
         key = pr_key(request.owner, request.repo, request.number, request.head_sha)
-        self.store.set_latest(key, request.head_sha)
-        cancelled = self._cancel_older(key, keep=jid)
+        new, others = self.store.admit(delivery_id, key=key, head_sha=request.head_sha, jid=jid)
+        if not new:
+            return Submitted(job_id=jid, redelivery=True)
+        cancelled = self._cancel(key, others) if others else []
         try:
             self.queue.enqueue(
                 JOB_FUNC,
@@ -175,17 +201,12 @@ class RqJobQueue:
             )
         except DuplicateJobError:
             return Submitted(job_id=jid, duplicate=True, cancelled=cancelled)
-        self.redis.sadd(self._pending_key(key), jid)
-        self.redis.expire(self._pending_key(key), LATEST_TTL_S)
         return Submitted(job_id=jid, cancelled=cancelled)
 
-    def _cancel_older(self, key: str, *, keep: str) -> list[str]:
+    def _cancel(self, key: str, others: list[str]) -> list[str]:
         """Cancel the PR's queued jobs for other heads; running ones stop themselves (cooperative)."""
         cancelled: list[str] = []
-        for raw in self.redis.smembers(self._pending_key(key)):
-            jid = raw.decode() if isinstance(raw, bytes) else str(raw)
-            if jid == keep:
-                continue
+        for jid in others:
             try:
                 job = Job.fetch(jid, connection=self.redis)
                 if job.get_status() in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):

@@ -14,6 +14,15 @@ from app.settings import Settings
 log = logging.getLogger(__name__)
 
 
+def preload() -> None:
+    """Import the audit engine and renderers once in the parent, so every forked job starts warm."""
+    import app.audit.engine
+    import app.audit.gate
+    import app.render.check
+    import app.render.markdown
+    import app.selector_factory  # noqa: F401
+
+
 def build_worker(settings: Settings, *, redis: Redis | None = None, name: str | None = None) -> Worker:
     if not settings.redis_url and redis is None:
         raise ConfigError("the worker needs REDIS_URL (without it `toolchoice serve` runs jobs in-process)")
@@ -25,5 +34,6 @@ def build_worker(settings: Settings, *, redis: Redis | None = None, name: str | 
 def run_worker(settings: Settings, *, burst: bool = False) -> bool:
     """Work until stopped (or, with `burst`, until the queue is empty). The scheduler runs delayed retries."""
     worker = build_worker(settings)
+    preload()
     log.info("worker %s listening on queue %s", worker.name, settings.queue_name)
     return bool(worker.work(burst=burst, with_scheduler=True))

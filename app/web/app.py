@@ -42,7 +42,7 @@ def create_app(settings: Settings, *, queue: JobQueue | None = None, store: Stor
             embedded.stop()
 
     app = FastAPI(title="ToolChoice", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    app.include_router(webhook_router(secret=settings.webhook_secret, queue=queue, store=store))
+    app.include_router(webhook_router(secret=settings.webhook_secret, queue=queue))
     app.state.queue = queue
     app.state.store = store
     health_store = store

@@ -6,9 +6,10 @@ import logging
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from app.github.events import Disposition, route, signature_valid
-from app.jobs.enqueue import JobQueue, Store
+from app.jobs.enqueue import JobQueue
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ async def _read_limited(request: Request) -> bytes | None:
     return b"".join(chunks)
 
 
-def webhook_router(*, secret: str, queue: JobQueue, store: Store) -> APIRouter:
+def webhook_router(*, secret: str, queue: JobQueue) -> APIRouter:
     router = APIRouter()
 
     @router.post(WEBHOOK_PATH)
@@ -51,9 +52,10 @@ def webhook_router(*, secret: str, queue: JobQueue, store: Store) -> APIRouter:
         delivery = request.headers.get("x-github-delivery")
         if not event or not delivery:
             return _answer(400, error="X-GitHub-Event and X-GitHub-Delivery headers are required")
-        if not store.claim_delivery(delivery):
-            log.info("delivery %s (%s) already seen; nothing done", delivery, event)
-            return _answer(202, status="duplicate", delivery=delivery)
+        # Redis calls block; in the thread pool their waits overlap with other deliveries.
+        return await run_in_threadpool(_handle, event, delivery, body)
+
+    def _handle(event: str, delivery: str, body: bytes) -> JSONResponse:
         try:
             routed = route(event, body)
         except ValueError as exc:
@@ -63,19 +65,17 @@ def webhook_router(*, secret: str, queue: JobQueue, store: Store) -> APIRouter:
             log.info("delivery %s: %s (%s)", delivery, routed.reason, routed.disposition.value)
             return _answer(202, status=routed.disposition.value, reason=routed.reason)
         submitted = queue.submit(routed.request, delivery_id=delivery)
+        if submitted.redelivery:
+            log.info("delivery %s (%s) already seen; nothing done", delivery, event)
+            return _answer(202, status="duplicate", delivery=delivery)
         log.info(
             "delivery %s: %s -> job %s%s",
             delivery,
             routed.reason,
             submitted.job_id,
-            " (duplicate)" if submitted.duplicate else "",
+            " (identical job exists)" if submitted.duplicate else "",
         )
-        return _answer(
-            202,
-            status="duplicate_job" if submitted.duplicate else "queued",
-            job_id=submitted.job_id,
-            cancelled=submitted.cancelled,
-            reason=routed.reason,
-        )
+        status = "duplicate_job" if submitted.duplicate else "queued"
+        return _answer(202, status=status, job_id=submitted.job_id, cancelled=submitted.cancelled, reason=routed.reason)
 
     return router
