@@ -7,6 +7,7 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Language, Unresolved
+from app.extract.go_literals import annotations_of, tool_literal
 from app.extract.go_package import GoPackage
 from app.extract.go_values import GoScope
 from app.extract.treesitter import fail, parser, short, span, text
@@ -62,25 +63,6 @@ _ITEM_OPTS = {
     "WithIntegerItems": "integer",
     "WithObjectItems": "object",
 }
-_ANNOTATION_KEYS = {
-    "Title": "title",
-    "ReadOnlyHint": "readOnlyHint",
-    "DestructiveHint": "destructiveHint",
-    "IdempotentHint": "idempotentHint",
-    "OpenWorldHint": "openWorldHint",
-}
-_TOOL_KEYS = {
-    "Name": "name",
-    "Title": "title",
-    "Description": "description",
-    "InputSchema": "inputSchema",
-    "OutputSchema": "outputSchema",
-    "Annotations": "annotations",
-    "Meta": "_meta",
-    "Icons": "icons",
-    "RawInputSchema": "inputSchema",
-    "RawOutputSchema": "outputSchema",
-}
 
 
 _TOOL_TYPES = {"mcp.Tool"}
@@ -108,12 +90,12 @@ def extract_go(
         if func is not None and func.type == "selector_expression" and _callee(node) == "NewTool":
             _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
         elif node.type == "composite_literal" and text(node.child_by_field_name("type") or node) in _TOOL_TYPES:
-            _tool_literal(node, scope, result, go_sdk=go_sdk)
+            tool_literal(node, scope, result, go_sdk=go_sdk)
         elif node.type == "composite_literal" and text(node.child_by_field_name("type") or node) in _TOOL_LISTS:
             for element in (node.child_by_field_name("body") or node).named_children:
                 inner = element.named_children[0] if element.named_children else element
                 if inner.type == "literal_value":
-                    _tool_literal(inner, scope, result, go_sdk=go_sdk)
+                    tool_literal(inner, scope, result, go_sdk=go_sdk)
         stack.extend(reversed(node.named_children))
     result.drafts.sort(key=lambda d: d.tool_lines.start)
     return result
@@ -164,13 +146,13 @@ def _new_tool(
             elif opt in _PARAM_TYPES:
                 problems: list[tuple[str, Unresolved]] = []
                 _param(option, _PARAM_TYPES[opt], scope, draft, props, required, problems)
-                for pname, exc in problems:
-                    result.unresolved(f"parameter `{pname}` of tool `{name}` (left out)", exc, tool=name,
+                for pname, problem in problems:
+                    result.unresolved(f"parameter `{pname}` of tool `{name}` (left out)", problem, tool=name,
                                       parameter=pname)
             elif opt in _HINTS:
                 annotations[_HINTS[opt]] = scope.value(_args(option)[0])
             elif opt == "WithToolAnnotation":
-                annotations = _annotations(_args(option)[0], scope, go_sdk=False)
+                annotations = annotations_of(_args(option)[0], scope, go_sdk=False)
             elif opt in {"WithRawInputSchema", "WithInputSchema"}:
                 draft.fields["inputSchema"] = scope.value(_args(option)[0])
             else:
@@ -231,106 +213,3 @@ def _property_option(prop_opt: Node, pname: str, schema: dict[str, Any], scope: 
             draft.parameter_lines[pname] = span(scope.resolve(values[0]))
     else:
         raise fail(prop_opt, f"the property option `{short(prop_opt)}` of `{pname}`")
-
-
-def _annotations(node: Node, scope: GoScope, *, go_sdk: bool) -> dict[str, Any]:
-    target = scope.resolve(node)
-    if target.type == "unary_expression":
-        target = scope.resolve(target.child_by_field_name("operand") or target)
-    body = target.child_by_field_name("body") if target.type == "composite_literal" else None
-    if body is None:
-        raise fail(node, f"the annotations `{short(node)}` are not a literal")
-    given = {_ANNOTATION_KEYS[k]: scope.value(v) for k, _kn, v in scope.fields(body) if k in _ANNOTATION_KEYS}
-    if not go_sdk:
-        return {k: v for k, v in given.items() if v is not None}
-    # go-sdk (v1.7) ToolAnnotations: idempotentHint and readOnlyHint are always sent, the rest when set.
-    out: dict[str, Any] = {
-        "idempotentHint": bool(given.get("idempotentHint", False)),
-        "readOnlyHint": bool(given.get("readOnlyHint", False)),
-    }
-    for key in ("destructiveHint", "openWorldHint"):
-        if given.get(key) is not None:
-            out[key] = given[key]
-    if given.get("title"):
-        out["title"] = given["title"]
-    return out
-
-
-def _tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool) -> None:
-    body = node if node.type == "literal_value" else node.child_by_field_name("body")
-    if body is None:
-        return
-    fields = {key: value for key, _kn, value in scope.fields(body)}
-    if "Name" not in fields:
-        return
-    try:
-        name = scope.string(fields["Name"])
-    except Unresolved as exc:
-        result.unresolved("the name of an mcp.Tool literal", exc)
-        return
-    draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=span(scope.resolve(fields["Name"])))
-    for key, value in fields.items():
-        out_key = _TOOL_KEYS.get(key)
-        if out_key is None or key == "Name":
-            continue
-        try:
-            if key == "Annotations":
-                draft.fields[out_key] = _annotations(value, scope, go_sdk=go_sdk)
-            elif key in {"InputSchema", "OutputSchema"} and _wrapped(value, scope) is not None:
-                inner = _wrapped(value, scope)
-                draft.fields[out_key] = scope.value(inner)  # type: ignore[arg-type]
-                result.unresolved(
-                    f"`{key}` of tool `{name}` passes through `{_callee(scope.resolve(value))}(...)`, which is not "
-                    "defined in this file; only the schema given to it is listed",
-                    fail(value, "helper"),
-                    tool=name,
-                )
-            else:
-                val = scope.value(value)
-                if val not in ("", None) or key not in {"Title", "Description"}:
-                    draft.fields[out_key] = val
-            if key == "Description":
-                draft.description_lines = span(scope.resolve(value))
-        except Unresolved as exc:
-            result.unresolved(f"`{key}` of tool `{name}`", exc, tool=name)
-    schema = scope.resolve(fields["InputSchema"]) if "InputSchema" in fields else None
-    if schema is not None and _wrapped(schema, scope) is not None:
-        schema = scope.resolve(_wrapped(schema, scope))  # type: ignore[arg-type]
-    if schema is not None:
-        _schema_lines(schema, scope, draft)
-    if not go_sdk:
-        draft.fields.setdefault("annotations", {})
-        draft.fields.setdefault("inputSchema", {"type": "object"})
-    result.drafts.append(draft)
-
-
-def _wrapped(node: Node, scope: GoScope) -> Node | None:
-    """The literal argument of `Helper(&jsonschema.Schema{...})`, when a schema passes through a helper."""
-    target = scope.resolve(node)
-    if target.type != "call_expression" or target.child_by_field_name("function") is None:
-        return None
-    if target.child_by_field_name("function").type != "identifier":  # type: ignore[union-attr]
-        return None
-    args = _args(target)
-    return args[0] if len(args) == 1 and args[0].type in {"unary_expression", "composite_literal"} else None
-
-
-def _schema_lines(node: Node, scope: GoScope, draft: Draft) -> None:
-    if node.type == "unary_expression":
-        node = scope.resolve(node.child_by_field_name("operand") or node)
-    body = node.child_by_field_name("body") if node.type == "composite_literal" else None
-    if body is None:
-        return
-    for key, _kn, value in scope.fields(body):
-        if key != "Properties":
-            continue
-        target = scope.resolve(value)
-        props = target.child_by_field_name("body") if target.type == "composite_literal" else target
-        if props is None:
-            return
-        for pname, _pk, pvalue in scope.fields(props):
-            inner = scope.resolve(pvalue)
-            inner = inner.child_by_field_name("body") or inner if inner.type != "literal_value" else inner
-            for field, _fk, fvalue in scope.fields(inner) if inner.type == "literal_value" else []:
-                if field in {"Description", "description"}:
-                    draft.parameter_lines[pname] = span(scope.resolve(fvalue))

@@ -7,8 +7,9 @@ from typing import Any
 
 from app.extract.common import Draft, FileResult, Language, Unresolved, lines
 from app.extract.python_docstrings import parse_docstring
+from app.extract.python_lowlevel import LiteralReader
 from app.extract.python_types import TypeReader
-from app.extract.python_values import Constants, dotted, keyword
+from app.extract.python_values import Constants, dotted, keyword, node_lines, walk
 
 # Parameter annotations FastMCP injects rather than lists.
 _INJECTED = {"Context", "FastMCPContext", "RequestContext"}
@@ -49,10 +50,11 @@ class _Reader:
         # The MCP SDK's own FastMCP lists pydantic titles; the standalone `fastmcp` package prunes them.
         self.sdk_flavour = _imports_sdk_fastmcp(tree)
         self.types = TypeReader(tree, self.constants, titles=self.sdk_flavour)
-        self.raw_types = TypeReader(tree, self.constants, titles=True)
+        self.literals = LiteralReader(self.constants, self.types, TypeReader(tree, self.constants, titles=True),
+                                      result)
 
     def run(self) -> None:
-        nodes = [n for n in _walk(self.tree) if isinstance(n, (ast.ImportFrom, ast.Call, ast.FunctionDef,
+        nodes = [n for n in walk(self.tree) if isinstance(n, (ast.ImportFrom, ast.Call, ast.FunctionDef,
                                                                    ast.AsyncFunctionDef))]
         for node in nodes:
             if isinstance(node, ast.ImportFrom) and node.module:
@@ -68,7 +70,7 @@ class _Reader:
                     if draft is not None:
                         found.append((node.lineno, draft))
             elif isinstance(node, ast.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "Tool":
-                draft = self._literal(node)
+                draft = self.literals.read(node)
                 if draft is not None:
                     found.append((node.lineno, draft))
         self.result.drafts.extend(d for _, d in sorted(found, key=lambda item: item[0]))
@@ -99,7 +101,7 @@ class _Reader:
             fields={},
             tool_lines=lines(start, fn.end_lineno),
             server=server,
-            name_lines=_span(self.constants.source_node(name_node)) if name_node is not None else lines(fn.lineno),
+            name_lines=node_lines(self.constants.source_node(name_node)) if name_node is not None else lines(fn.lineno),
         )
         doc_description, doc_params = self._docstring(fn, draft)
         self._field(draft, call, "title", "title")
@@ -110,7 +112,14 @@ class _Reader:
             draft.fields["description"] = doc_description
         elif self.sdk_flavour:
             draft.fields["description"] = ""
-        draft.fields["inputSchema"] = self._signature(fn, draft, doc_params)
+        excluded: set[str] = set()
+        exclude_node = keyword(call, "exclude_args") if call else None
+        if exclude_node is not None:
+            try:
+                excluded = set(self.constants.value(exclude_node))
+            except Unresolved as exc:
+                self.result.unresolved(f"`exclude_args` of tool `{name}`", exc, tool=name)
+        draft.fields["inputSchema"] = self._signature(fn, draft, doc_params, excluded)
         output = self._output(fn, draft, call)
         if output is not None:
             draft.fields["outputSchema"] = output
@@ -129,7 +138,7 @@ class _Reader:
             isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
         ):
             return None, {}
-        draft.description_lines = _span(first.value)
+        draft.description_lines = node_lines(first.value)
         if self.sdk_flavour:
             return first.value.value, {}
         return parse_docstring(first.value.value)
@@ -149,7 +158,7 @@ class _Reader:
             return
         draft.fields[key] = value
         if key == "description":
-            draft.description_lines = _span(self.constants.source_node(node))
+            draft.description_lines = node_lines(self.constants.source_node(node))
 
     def _meta(self, draft: Draft, call: ast.Call | None) -> None:
         tags: list[Any] = []
@@ -161,12 +170,13 @@ class _Reader:
             meta = dict(self.constants.value(meta_node)) if meta_node is not None else {}
         except Unresolved as exc:
             self.result.unresolved(f"the tags or meta of tool `{draft.name}`", exc, tool=draft.name)
-        upstream = meta.get("fastmcp") if isinstance(meta.get("fastmcp"), dict) else {}
+        found = meta.get("fastmcp")
+        upstream: dict[str, Any] = found if isinstance(found, dict) else {}
         meta["fastmcp"] = {**{k: v for k, v in upstream.items() if not k.startswith("_")}, "tags": tags}
         draft.fields["_meta"] = meta
 
     def _signature(
-        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, draft: Draft, doc: dict[str, str]
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, draft: Draft, doc: dict[str, str], excluded: set[str]
     ) -> dict[str, Any]:
         args = fn.args
         positional = [*args.posonlyargs, *args.args]
@@ -175,7 +185,7 @@ class _Reader:
         props: dict[str, Any] = {}
         required: list[str] = []
         for arg, default in pairs:
-            if arg.arg in {"self", "cls"} or _injected(arg.annotation):
+            if arg.arg in {"self", "cls"} or arg.arg in excluded or _injected(arg.annotation):
                 continue
             param = self.types.param(arg.arg, arg.annotation, default)
             for exc in param.problems:
@@ -185,7 +195,7 @@ class _Reader:
             if "description" not in param.schema and arg.arg in doc:
                 param.schema["description"] = doc[arg.arg]
             elif param.description_node is not None and "description" in param.schema:
-                draft.parameter_lines[arg.arg] = _span(self.constants.source_node(param.description_node))
+                draft.parameter_lines[arg.arg] = node_lines(self.constants.source_node(param.description_node))
             key = param.alias or arg.arg
             props[key] = param.schema
             if not param.has_default:
@@ -214,7 +224,7 @@ class _Reader:
                 return None
         if ret is None or (isinstance(ret, ast.Constant) and ret.value is None) or dotted(ret) in {"Any", "typing.Any"}:
             return None
-        if any(_last_name(n) in _CONTENT_TYPES for n in _walk(ret)):
+        if any(_last_name(n) in _CONTENT_TYPES for n in walk(ret)):
             return None
         try:
             base = self.types.schema(ret)
@@ -231,68 +241,6 @@ class _Reader:
                 "type": "object",
             }
         return {"properties": {"result": base}, "required": ["result"], "type": "object", "x-fastmcp-wrap-result": True}
-
-    # -- Tool(name=..., ...) literals ---------------------------------------------------------------------
-    def _literal(self, call: ast.Call) -> Draft | None:
-        name_node = keyword(call, "name")
-        if name_node is None:
-            return None
-        try:
-            name = self.constants.string(name_node)
-        except Unresolved as exc:
-            self.result.unresolved("the name of a Tool(...) literal", exc)
-            return None
-        name_lines = _span(self.constants.source_node(name_node))
-        draft = Draft(name=name, fields={}, tool_lines=_span(call), name_lines=name_lines)
-        for kw in call.keywords:
-            if kw.arg in {None, "name"}:
-                continue
-            try:
-                value, problems = self._literal_value(kw.value)
-            except Unresolved as exc:
-                self.result.unresolved(f"`{kw.arg}` of tool `{name}`", exc, tool=name)
-                continue
-            for exc in problems:
-                self.result.unresolved(f"part of `{kw.arg}` of tool `{name}` (left out)", exc, tool=name)
-            if value is not None:
-                draft.fields[kw.arg] = value
-            if kw.arg == "description":
-                draft.description_lines = _span(self.constants.source_node(kw.value))
-        schema_node = keyword(call, "inputSchema")
-        if schema_node is not None:
-            draft.parameter_lines.update(self._literal_parameter_lines(schema_node))
-        return draft
-
-    def _literal_parameter_lines(self, node: ast.expr) -> dict[str, Any]:
-        """Lines of each parameter description in a schema dict literal or a same-file model's Field()s."""
-        out: dict[str, Any] = {}
-        node = self.constants.source_node(node)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            cls = self.types.classes.get(dotted(node.func.value) or "")
-            for stmt in cls.body if cls else []:
-                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                    for sub in ast.walk(stmt):
-                        if isinstance(sub, ast.Call) and (dotted(sub.func) or "").endswith("Field"):
-                            desc = keyword(sub, "description")
-                            if desc is not None:
-                                out[stmt.target.id] = _span(self.constants.source_node(desc))
-            return out
-        props = _dict_get(self.constants.source_node(node), "properties")
-        if isinstance(props, ast.Dict):
-            for key, value in zip(props.keys, props.values, strict=True):
-                desc = _dict_get(self.constants.source_node(value), "description") if key is not None else None
-                if isinstance(key, ast.Constant) and isinstance(key.value, str) and desc is not None:
-                    out[key.value] = _span(self.constants.source_node(desc))
-        return out
-
-    def _literal_value(self, node: ast.expr) -> tuple[Any, list[Unresolved]]:
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            owner = dotted(node.func.value)
-            if node.func.attr == "model_json_schema" and owner in self.types.classes:
-                return self.raw_types.model(self.types.classes[owner]), []
-        if isinstance(node, ast.Call) and (dotted(node.func) or "").endswith("ToolAnnotations"):
-            return {kw.arg: self.constants.value(kw.value) for kw in node.keywords if kw.arg}, []
-        return self.constants.value_lenient(node)
 
     # -- mount(sub, namespace=...) ---------------------------------------------------------------------
     def _mount(self, call: ast.Call) -> None:
@@ -333,14 +281,6 @@ def apply_mounts(draft: Draft, mounts: list[tuple[str, str, str]]) -> None:
         draft.server = parent[0]
 
 
-def _dict_get(node: ast.AST, key: str) -> ast.expr | None:
-    if isinstance(node, ast.Dict):
-        for k, v in zip(node.keys, node.values, strict=True):
-            if isinstance(k, ast.Constant) and k.value == key:
-                return v
-    return None
-
-
 def _imports_sdk_fastmcp(tree: ast.Module) -> bool:
     return any(
         isinstance(n, ast.ImportFrom)
@@ -351,27 +291,7 @@ def _imports_sdk_fastmcp(tree: ast.Module) -> bool:
 
 
 def _injected(annotation: ast.expr | None) -> bool:
-    return annotation is not None and any(_last_name(n) in _INJECTED for n in _walk(annotation))
-
-
-# Leaves and markers with nothing below them that matters here (contexts, operators, constants).
-_SKIP = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant)
-
-
-def _walk(root: ast.AST) -> list[ast.AST]:
-    """Every node under `root` (root included), like ast.walk but without contexts and operators; faster."""
-    out: list[ast.AST] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                stack.extend(v for v in reversed(value) if isinstance(v, ast.AST) and not isinstance(v, _SKIP))
-            elif isinstance(value, ast.AST) and not isinstance(value, _SKIP):
-                stack.append(value)
-    return out
+    return annotation is not None and any(_last_name(n) in _INJECTED for n in walk(annotation))
 
 
 def _last_name(node: ast.AST) -> str | None:
@@ -380,11 +300,6 @@ def _last_name(node: ast.AST) -> str | None:
     if isinstance(node, ast.Attribute):
         return node.attr
     return None
-
-
-def _span(node: ast.AST) -> Any:
-    start = getattr(node, "lineno", 1)
-    return lines(start, getattr(node, "end_lineno", start))
 
 
 def _syntax_finding(exc: SyntaxError, file: str) -> Any:

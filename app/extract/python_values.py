@@ -7,6 +7,7 @@ import inspect
 import textwrap
 from typing import Any
 
+from app.audit.models import LineRange
 from app.extract.common import Unresolved
 
 _NAMED = {"True": True, "False": False, "None": None}
@@ -192,3 +193,29 @@ def _kind(node: ast.AST) -> str:
 def _short(node: ast.AST) -> str:
     text = ast.unparse(node)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+# Leaves and markers with nothing below them that matters here (contexts, operators, constants).
+_SKIP = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant)
+
+
+def walk(root: ast.AST) -> list[ast.AST]:
+    """Every node under `root` (root included), like ast.walk but without contexts and operators; faster."""
+    out: list[ast.AST] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                stack.extend(v for v in reversed(value) if isinstance(v, ast.AST) and not isinstance(v, _SKIP))
+            elif isinstance(value, ast.AST) and not isinstance(value, _SKIP):
+                stack.append(value)
+    return out
+
+
+def node_lines(node: ast.AST) -> LineRange:
+    """The 1-based line range of a node."""
+    start = getattr(node, "lineno", 1)
+    return LineRange(start=start, end=getattr(node, "end_lineno", start))

@@ -172,8 +172,9 @@ class _Reader:
             return
         draft.fields[key] = value
         for converter in (self.zod, self.zod3):
-            for exc in converter.problems:
-                self.result.unresolved(f"part of the {key} of tool `{draft.name}` (left out)", exc, tool=draft.name)
+            for problem in converter.problems:
+                self.result.unresolved(f"part of the {key} of tool `{draft.name}` (left out)", problem,
+                                       tool=draft.name)
             converter.problems.clear()
         if key == "inputSchema":
             self._parameter_lines(draft, target)
