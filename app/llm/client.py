@@ -192,8 +192,15 @@ class ChatClient:
                 wait = self._retry_wait(exc, attempt)
             except openai.APIConnectionError as exc:
                 wait = self._connection_wait(exc, attempt)
+            except (openai.OpenAIError, ValueError) as exc:  # a 200 whose body is not a chat completion
+                raise LiveModelError(f"the model endpoint {self.endpoint} gave an unusable response: {exc}") from exc
             else:
-                return self._completion(result, kwargs=kwargs, started=started, attempts=attempt)
+                try:
+                    return self._completion(result, kwargs=kwargs, started=started, attempts=attempt)
+                except (AttributeError, IndexError, TypeError, ValueError) as exc:
+                    raise LiveModelError(
+                        f"the model endpoint {self.endpoint} answered in an unexpected shape: {exc}"
+                    ) from exc
             self.sleep(wait)
 
     def _completion(self, result: Any, *, kwargs: dict[str, Any], started: float, attempts: int) -> Completion:

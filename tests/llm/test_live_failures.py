@@ -162,3 +162,12 @@ def test_retry_after_as_an_http_date(server: FakeOpenAI, make_selector: Callable
     selector.chat.sleep = waits.append
     one(selector)
     assert len(waits) == 1 and 25 < waits[0] <= 30
+
+
+@pytest.mark.parametrize("body", ["<html>502 Bad Gateway</html>", '{"object": "error"}', '{"choices": "x"}'])
+def test_a_200_that_is_no_chat_completion_fails_loudly(
+    server: FakeOpenAI, make_selector: Callable[..., LiveSelector], body: str
+) -> None:
+    server.script.append(Reply(body=body))
+    with pytest.raises(LiveModelError, match="unusable response|without choices|unexpected shape"):
+        one(make_selector())
