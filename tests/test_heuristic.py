@@ -210,6 +210,22 @@ def test_urls_dates_owner_name_and_quoted_strings() -> None:
     }
 
 
+def test_word_numbers_lists_and_date_time_formats_from_descriptions() -> None:
+    t = tool(
+        "book_train",
+        "Book train seats.",
+        {
+            "adults": {"type": "integer", "description": "Number of adults"},
+            "date": {"type": "string", "description": "Travel date, MM/DD/YYYY"},
+            "departure_time": {"type": "string", "description": "Departure time in 24-hour HH:MM"},
+            "seat_numbers": {"type": "array", "items": {"type": "integer"}},
+        },
+        ["adults", "date", "departure_time", "seat_numbers"],
+    )
+    args = _fill(t, "Book two adults on April 23, 2023 leaving at 3:30 pm, seats [12, 14]")
+    assert args == {"adults": 2, "date": "04/23/2023", "departure_time": "15:30", "seat_numbers": [12, 14]}
+
+
 def test_required_parameters_take_values_first() -> None:
     t = tool(
         "transfer",

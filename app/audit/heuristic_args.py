@@ -30,6 +30,15 @@ _NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\d.]\d)(?
 # A capitalised phrase ("San Francisco", "Philadelphia, PA"): names of places, people, titles.
 _CAPITAL = r"[A-Z][\w'.&-]*[A-Za-z0-9]"
 _PROPER = re.compile(rf"\b{_CAPITAL}(?:\s+(?:of\s+|de\s+|the\s+)?{_CAPITAL})*(?:,\s[A-Z]{{2}}\b)?")
+_LIST = re.compile(r"\[([^\[\]]{1,500})\]")
+_WORD_NUMBERS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+}
+_WORD_NUMBER = re.compile(rf"\b(?:{'|'.join(_WORD_NUMBERS)}|a dozen|dozen)\b", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
 _PLACE_WORDS = frozenset("in at near from to around".split())
 _PLACE_PARAMS = frozenset(
@@ -71,6 +80,7 @@ class Found:
     times: list[str]
     owner_names: list[str]
     numbers: list[tuple[float, bool, frozenset[str]]]  # value, written as an integer, stems around it
+    lists: list[list[Any]]  # bracketed lists: [3, 4, 5]
     propers: list[tuple[str, frozenset[str], str]]  # phrase, stems just before it, the word before it
 
     def kinds(self) -> set[str]:
@@ -79,7 +89,7 @@ class Found:
             "quoted": self.quoted, "url": self.urls, "email": self.emails, "path": self.paths,
             "date": self.dates, "time": self.times, "owner_name": self.owner_names, "number": self.numbers,
         }  # fmt: skip
-        return {k for k, v in present.items() if v}
+        return {k for k, v in present.items() if v} | ({"number"} if self.lists else set())
 
 
 def find_values(intent: str) -> Found:
@@ -95,9 +105,15 @@ def find_values(intent: str) -> Found:
             out.append(m.group(0).rstrip(".,;:!?)"))
         return out
 
+    lists: list[list[Any]] = []
+    for m in _LIST.finditer(intent):
+        taken.append((m.start(), m.end()))
+        lists.append([_list_item(item) for item in m.group(1).split(",") if item.strip()])
     quoted: list[str] = []
     quoted_context: list[frozenset[str]] = []
     for m in _QUOTED.finditer(intent):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
         quoted.append(next(g for g in m.groups() if g is not None))
         quoted_context.append(frozenset(analysed_stems(intent[max(0, m.start() - 30) : m.start()])[-3:]))
     urls = grab(_URL, intent)
@@ -106,17 +122,19 @@ def find_values(intent: str) -> Found:
     times = grab(_TIME, intent)
     paths = grab(_PATH, intent)
     owner_names = grab(_OWNER_NAME, intent)
-    numbers: list[tuple[float, bool, frozenset[str]]] = []
-    for m in _NUMBER.finditer(intent):
+    placed: list[tuple[int, float, bool, frozenset[str]]] = []
+    for m in [*_NUMBER.finditer(intent), *_WORD_NUMBER.finditer(intent)]:
         if any(s < m.end() and m.start() < e for s, e in taken):
             continue
-        raw = m.group(0).replace("$", "").replace(",", "").rstrip("%")
+        raw = m.group(0).replace("$", "").replace(",", "").rstrip("%").lower()
+        as_word = 12 if "dozen" in raw else _WORD_NUMBERS.get(raw)
         try:
-            value = float(raw)
+            value = float(as_word if as_word is not None else raw)
         except ValueError:
             continue
         around = words(intent[max(0, m.start() - 40) : m.start()])[-3:] + words(intent[m.end() : m.end() + 30])[:2]
-        numbers.append((value, "." not in raw, frozenset(match_stem(w) for w in around)))
+        placed.append((m.start(), value, "." not in raw, frozenset(match_stem(w) for w in around)))
+    numbers = [(value, whole, around) for _, value, whole, around in sorted(placed, key=lambda p: p[0])]
     propers: list[tuple[str, frozenset[str], str]] = []
     for m in _PROPER.finditer(intent):
         start, text = m.start(), m.group(0)
@@ -131,7 +149,16 @@ def find_values(intent: str) -> Found:
         before = words(intent[max(0, start - 30) : start])
         context = frozenset(analysed_stems(" ".join(before))[-3:])
         propers.append((text, context, before[-1].lower() if before else ""))
-    return Found(quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, propers)
+    return Found(quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, lists, propers)
+
+
+def _list_item(text: str) -> Any:
+    item = text.strip().strip("'\"‘’“”").strip()
+    try:
+        number = float(item)
+    except ValueError:
+        return item
+    return int(number) if number.is_integer() and "." not in item else number
 
 
 def param_kind(param: Param) -> str:
@@ -200,12 +227,13 @@ def fill_arguments(params: list[Param], intent: str, found: Found) -> Filled:
     }  # fmt: skip
     quoted = list(zip(found.quoted, found.quoted_context, strict=True))
     propers = [(text, ctx, prev) for text, ctx, prev in found.propers]
+    lists = [list(items) for items in found.lists]
     args: dict[str, Any] = {}
     required = 0
     required_found = 0.0
     for param in sorted(params, key=lambda p: not p.required):
         value, evidence = _value_for(
-            param, intent, intent_lower, intent_words, intent_stems, found, pools, quoted, propers, used_numbers
+            param, intent, intent_lower, intent_words, intent_stems, found, pools, quoted, propers, lists, used_numbers
         )
         if value is not None:
             args[param.name] = value
@@ -226,6 +254,7 @@ def _value_for(
     pools: dict[str, list[str]],
     quoted: list[tuple[str, frozenset[str]]],
     propers: list[tuple[str, frozenset[str], str]],
+    lists: list[list[Any]],
     used_numbers: set[int],
 ) -> tuple[Any | None, float]:
     """A value for one parameter and its evidence: 1 from the request, 0.5 free text, 0 a fallback."""
@@ -250,6 +279,8 @@ def _value_for(
     if param.type == "array":
         if not (param.required or mentioned):
             return None, 0.0
+        if lists:
+            return lists.pop(0), 1.0
         if param.item_type in ("integer", "number"):
             values = [v for k, (v, _, _) in enumerate(found.numbers) if k not in used_numbers]
             filled = [int(v) if param.item_type == "integer" else v for v in values]
@@ -274,7 +305,11 @@ def _string_for(
     kind = param_kind(param)
     if kind and pools[kind]:
         value = pools[kind].pop(0)
-        return (_iso_date(value) if kind == "date" and _ISO_HINT.search(param.description) else value), 1.0
+        if kind == "date":
+            value = _format_date(value, param.description)
+        elif kind == "time":
+            value = _format_time(value, param.description)
+        return value, 1.0
     # Text introduced by the parameter's own words ("titled 'X'", "directed by X") goes to it first.
     for texts in (quoted, propers):
         pick = next((i for i, item in enumerate(texts) if item[1] & param.stems), None)
@@ -295,11 +330,48 @@ def _string_for(
     return None, 0.0
 
 
-def _iso_date(text: str) -> str:
-    """Dates like "March 1st, 2023" or "8th of March 2023" as 2023-03-01; other forms unchanged."""
+def _date_parts(text: str) -> tuple[int, int, int] | None:
+    """(year, month, day) of "2023-10-1", "04/23/2023" (month first), "March 1st, 2023", "8th of March 2023"."""
+    iso = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", text)
+    if iso:
+        return int(iso.group(1)), int(iso.group(2)), int(iso.group(3))
+    slashed = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text)
+    if slashed:
+        return int(slashed.group(3)), int(slashed.group(1)), int(slashed.group(2))
     month = next((n for m, n in _MONTH_NUMBER.items() if re.search(rf"\b{m}", text, re.IGNORECASE)), None)
     year = re.search(r"\b(\d{4})\b", text)
     day = re.search(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", re.sub(r"\b\d{4}\b", "", text))
     if month is None or year is None or day is None:
+        return None
+    return int(year.group(1)), month, int(day.group(1))
+
+
+def _format_date(text: str, description: str) -> str:
+    """A date in the format the parameter's description asks for (ISO or MM/DD/YYYY), else as written."""
+    parts = _date_parts(text)
+    if parts is None or not 1 <= parts[1] <= 12 or not 1 <= parts[2] <= 31:
         return text
-    return f"{year.group(1)}-{month:02d}-{int(day.group(1)):02d}"
+    year, month, day = parts
+    if _ISO_HINT.search(description):
+        return f"{year}-{month:02d}-{day:02d}"
+    if re.search(r"mm/dd/yyyy", description, re.IGNORECASE):
+        return f"{month:02d}/{day:02d}/{year}"
+    if re.search(r"dd/mm/yyyy", description, re.IGNORECASE):
+        return f"{day:02d}/{month:02d}/{year}"
+    return text
+
+
+def _format_time(text: str, description: str) -> str:
+    """A time as 24-hour HH:MM when the parameter's description asks for it, else as written."""
+    if not re.search(r"hh:mm|24-hour|24 hour", description, re.IGNORECASE):
+        return text
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s?([ap])?\.?m?\.?", text.strip(), re.IGNORECASE)
+    if m is None:
+        return text
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    meridiem = (m.group(3) or "").lower()
+    if meridiem == "p" and hour < 12:
+        hour += 12
+    elif meridiem == "a" and hour == 12:
+        hour = 0
+    return f"{hour:02d}:{minute:02d}" if hour < 24 and minute < 60 else text
