@@ -178,3 +178,15 @@ def test_live_diff_runs_both_sides_on_the_same_suite(
     assert comparison["base"]["selector"]["profile_hash"] == comparison["head"]["selector"]["profile_hash"]
     texts = [r["messages"][-1]["content"] for r in server.chat_requests]
     assert texts.count("what is the capital of Peru?") == 2  # once per side; the head's tools differ
+
+
+@slow
+def test_eval_selector_in_live_mode(server: FakeOpenAI, tmp_path: Path) -> None:
+    labeled = Path(__file__).resolve().parent.parent / "fixtures" / "labeled" / "small.json"
+    cases = json.loads(labeled.read_text(encoding="utf-8"))["cases"]
+    args = ["eval-selector", str(labeled), "--mode", "live_model", "--model", MODEL, "--concurrency", "4"]
+    done = toolchoice(*args, env=live_env(server, tmp_path), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)
+    assert len(server.chat_requests) == len(cases)
+    assert {r["messages"][-1]["content"] for r in server.chat_requests} == {c["intent"] for c in cases}

@@ -169,5 +169,5 @@ def test_a_200_that_is_no_chat_completion_fails_loudly(
     server: FakeOpenAI, make_selector: Callable[..., LiveSelector], body: str
 ) -> None:
     server.script.append(Reply(body=body))
-    with pytest.raises(LiveModelError, match="unusable response|without choices|unexpected shape"):
+    with pytest.raises(LiveModelError, match=r"unusable response|without choices|unexpected shape"):
         one(make_selector())
