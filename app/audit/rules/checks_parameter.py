@@ -60,8 +60,9 @@ def _self_explanatory(member: Any) -> bool:
 
 
 def _mentioned(member: Any, text_words: set[str], text: str) -> bool:
+    """The member appears in the text as a whole token ('P1', '+1', 'created_at'), or all its words do."""
     member_text = str(member).lower()
-    if member_text and member_text in text:
+    if member_text and re.search(rf"(?<![a-z0-9]){re.escape(member_text)}(?![a-z0-9])", text):
         return True
     parts = split_identifier(str(member))
     return bool(parts) and all(p in text_words for p in parts)
