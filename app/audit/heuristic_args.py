@@ -163,7 +163,7 @@ def _list_item(text: str) -> Any:
 
 def param_kind(param: Param) -> str:
     """The kind of value a string parameter takes, from its name, else its description's first words."""
-    for stems in (param.stems, frozenset(analysed_stems(param.description)[:4])):
+    for stems in (param.stems, frozenset(param.description_stems[:4])):
         for kind, names in _KINDS:
             if stems & names:
                 return kind
@@ -184,7 +184,7 @@ def _enum_member(param: Param, intent_lower: str, intent_stems: set[str]) -> Any
 
 
 def _number_for(param: Param, numbers: list[tuple[float, bool, frozenset[str]]], used: set[int]) -> int | None:
-    context = param.stems | frozenset(analysed_stems(param.description)[:6])
+    context = param.stems | frozenset(param.description_stems[:6])
     best, best_score = None, -1
     for i, (value, as_int, around) in enumerate(numbers):
         if i in used or (param.type == "integer" and not (as_int or value.is_integer())):

@@ -59,6 +59,7 @@ class Param:
     has_default: bool = False
     item_type: str = ""
     stems: frozenset[str] = frozenset()
+    description_stems: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -103,6 +104,7 @@ def _params(schema: Any) -> list[Param]:
                 has_default="default" in spec,
                 item_type=_declared_type(items) if items else "",
                 stems=frozenset(analysed_stems(pname)),
+                description_stems=tuple(analysed_stems(desc)),
             )
         )
     return out
@@ -145,7 +147,7 @@ def analyse_tool(tool: dict[str, Any], profile: Profile) -> ToolDoc:
     params = _params(tool.get("inputSchema"))
     for p in params:
         add(list(p.stems), weights.parameters)
-        add(analysed_stems(p.description), weights.parameters)
+        add(list(p.description_stems), weights.parameters)
         add([s for v in p.enum if isinstance(v, str) for s in analysed_stems(v)], weights.parameters)
     length = sum(terms.values())
     return ToolDoc(
