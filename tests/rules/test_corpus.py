@@ -30,5 +30,11 @@ def test_rules_over_all_real_servers() -> None:
         for tool_name, count in Counter(f.tool for f in results.findings if f.rule_id.startswith("TC1")).items():
             assert count <= 5, (path.name, tool_name)
     assert tools_seen > 400
+    # The real servers describe every tool, so also strip one description per server and expect TC101.
+    for path in files:
+        raw = json.loads(path.read_text(encoding="utf-8"))["tools"]
+        stripped = [{**raw[0], "description": ""}, *raw[1:]]
+        results = evaluate(ToolSet(tools=[Tool.model_validate(t) for t in stripped]), rules=rules)
+        assert {f.tool for f in results.findings if f.rule_id == "TC101"} == {raw[0]["name"]}, path.name
     # Input rules fire on broken definitions only; the real servers' schemas are valid.
     assert per_rule["TC001"] == 0 and per_rule["TC002"] == 0
