@@ -51,6 +51,12 @@ def _pr_delivery(template: dict, number: int) -> bytes:
     return json.dumps(data).encode()
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), to report cost independent of machine load."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _request(event: str, body: bytes, delivery: str) -> bytes:
     head = (
         "POST /api/github/webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -154,7 +160,9 @@ def main() -> None:
                 raise SystemExit("the web service did not start")
             time.sleep(0.1)
         requests, expected_jobs = _plan(args.rate, args.seconds)
+        cpu_before, load_before = _cpu_seconds(server.pid), os.getloadavg()[0]
         latencies, statuses = asyncio.run(_run(port, args.rate, requests, args.connections))
+        cpu = _cpu_seconds(server.pid) - cpu_before
     finally:
         server.terminate()
         server.wait(10)
@@ -168,6 +176,10 @@ def main() -> None:
     print(f"deliveries sent: {len(ms)} at {args.rate:g}/s for {args.seconds:g}s")
     print(f"ack latency ms: p50 {statistics.median(ms):.1f}  p95 {pct(95):.1f}  p99 {pct(99):.1f}  max {ms[-1]:.1f}")
     print(f"answers: {dict(sorted(statuses.items()))}")
+    print(
+        f"web process CPU: {cpu * 1000 / len(ms):.2f} ms per delivery; load average before/after: "
+        f"{load_before:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     print(
         f"review deliveries {expected_jobs}, jobs in the queue {queued}: "
         + ("none lost, none doubled" if queued == expected_jobs else "MISMATCH")

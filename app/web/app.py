@@ -13,7 +13,7 @@ from redis import Redis
 from app.jobs.embedded import EmbeddedJobQueue
 from app.jobs.enqueue import JobQueue, RqJobQueue, Store
 from app.settings import Settings
-from app.web.webhooks import webhook_router
+from app.web.webhooks import webhook_route
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def create_app(settings: Settings, *, queue: JobQueue | None = None, store: Stor
             embedded.stop()
 
     app = FastAPI(title="ToolChoice", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    app.include_router(webhook_router(secret=settings.webhook_secret, queue=queue))
+    app.router.routes.append(webhook_route(secret=settings.webhook_secret, queue=queue))
     app.state.queue = queue
     app.state.store = store
     health_store = store

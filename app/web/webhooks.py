@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 
-from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
 from app.github.events import Disposition, route, signature_valid
 from app.jobs.enqueue import JobQueue
@@ -37,10 +38,9 @@ async def _read_limited(request: Request) -> bytes | None:
     return b"".join(chunks)
 
 
-def webhook_router(*, secret: str, queue: JobQueue) -> APIRouter:
-    router = APIRouter()
+def webhook_route(*, secret: str, queue: JobQueue) -> Route:
+    """A plain Starlette route: the webhook needs none of FastAPI's parameter handling, and it is the hot path."""
 
-    @router.post(WEBHOOK_PATH)
     async def receive(request: Request) -> JSONResponse:
         body = await _read_limited(request)
         if body is None:
@@ -78,4 +78,4 @@ def webhook_router(*, secret: str, queue: JobQueue) -> APIRouter:
         status = "duplicate_job" if submitted.duplicate else "queued"
         return _answer(202, status=status, job_id=submitted.job_id, cancelled=submitted.cancelled, reason=routed.reason)
 
-    return router
+    return Route(WEBHOOK_PATH, receive, methods=["POST"])
