@@ -1,0 +1,287 @@
+"""Suggested description edits: the models, the Rewriter protocol, the checks a rewrite must pass, the run.
+
+A rewriter (synthetic: optimizer_rewrite.py; live: app/llm/rewrite.py) proposes new description texts for
+tools with description or parameter findings or with observed confusion. Every proposal is checked
+(`check_rewrite`: under the length limit, every fact of the original kept, no identifiers the tool set
+does not have, the targeted rules passing) and then verified by a rerun of the identical suite
+(optimizer_verify.py); only a rerun that supports it makes a suggestion `accepted`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+from app.audit.models import (
+    NO_TOOL,
+    AuditReport,
+    Finding,
+    LineRange,
+    Mode,
+    RuleSettings,
+    SelectorInfo,
+    Tool,
+    ToolSet,
+)
+from app.audit.rules.engine import evaluate
+from app.audit.rules.ruleset import RuleSet
+from app.audit.text import STOPWORDS, content_stems, cosine, tfidf_vectors
+
+# TC106's limit: room for action, when to use, when not to use and the result.
+MAX_DESCRIPTION_CHARS = 600
+# A parameter description longer than this is not extended further.
+MAX_PARAMETER_CHARS = 300
+# Share of the original's content words a rewrite must keep (a model may rephrase a little).
+MIN_KEPT_SHARE = 0.9
+# Siblings named in a "do not use" sentence, at most.
+MAX_SIBLINGS = 2
+# A tool this similar (TF-IDF cosine of descriptions) is the nearest sibling when nothing was confused.
+MIN_SIBLING_SIMILARITY = 0.25
+
+SYNTHETIC_OPTIMIZER_NOTE = (
+    "Synthetic mode: the rerun used the deterministic simulator, which rewards the boundary sentences "
+    "('Use this to…', 'Do not use it to…') the optimizer writes, so the synthetic gain estimates added "
+    "structure and is not evidence that a real model improves."
+)
+LIVE_OPTIMIZER_NOTE = "live_model mode: the rerun used the same model and settings as the audit."
+
+# Rule families a rewrite can target: description quality, parameter clarity, distinguishability.
+DESCRIPTION_RULES = ("TC102", "TC103", "TC104", "TC105", "TC106", "TC107")
+PARAMETER_RULES = ("TC204",)
+PAIR_RULES = ("TC301", "TC302")
+
+
+class Sibling(BaseModel):
+    """Another tool the rewrite should set a boundary against, and why."""
+
+    name: str
+    why: str  # "confused", "overlap", "similar"
+    cases: int = 0
+
+
+class RewriteContext(BaseModel):
+    """What a rewriter may use: the tool's findings, its siblings, the tool set's names."""
+
+    tool: Tool
+    findings: list[Finding]
+    siblings: list[Sibling]
+    tool_names: list[str]
+    sibling_tools: list[Tool] = Field(default_factory=list)
+    # Share of the tool's own scored cases sent to NO_TOOL, and the NO_TOOL cases it took.
+    missed_to_no_tool: int = 0
+    took_no_tool: int = 0
+
+
+class Rewrite(BaseModel):
+    """A rewriter's proposal for one tool: a new description and/or new parameter descriptions."""
+
+    tool: str
+    description: str | None = None
+    parameters: dict[str, str] = Field(default_factory=dict)
+    rules: list[str] = Field(default_factory=list)
+    siblings: list[str] = Field(default_factory=list)
+
+
+class Rewriter(Protocol):
+    """Anything that proposes rewrites; the synthetic rewriter is deterministic, a live one asks a model."""
+
+    @property
+    def name(self) -> str: ...
+
+    def rewrite(self, context: RewriteContext) -> Rewrite | None:
+        """A proposal for `context.tool`, or None when it has nothing to offer."""
+        ...
+
+
+class Effect(BaseModel):
+    """What the rerun showed for one suggestion (or for all accepted ones together)."""
+
+    own_cases: int
+    own_passed_before: int
+    own_passed_after: int
+    overall_before: float
+    overall_after: float
+    selection_before: float
+    selection_after: float
+    improved: list[str] = Field(default_factory=list)
+    regressed: list[str] = Field(default_factory=list)
+    # Regressed cases expected on another tool or NO_TOOL: any of them rejects the suggestion.
+    stolen: list[str] = Field(default_factory=list)
+
+    def summary(self) -> str:
+        own = (
+            f"own cases {self.own_passed_before}/{self.own_cases} -> {self.own_passed_after}/{self.own_cases}"
+            if self.own_cases
+            else "no scored cases of its own"
+        )
+        text = f"{own}; overall {self.overall_before:.1f} -> {self.overall_after:.1f}"
+        if self.improved:
+            text += f"; {len(self.improved)} case(s) fixed"
+        if self.regressed:
+            text += f"; {len(self.regressed)} case(s) REGRESSED ({', '.join(self.regressed[:5])})"
+        return text
+
+
+class Suggestion(BaseModel):
+    """One field edit of one tool, with where it is in the file and what the rerun showed."""
+
+    tool: str
+    # "description" or "inputSchema.properties.<name>.description".
+    field: str
+    old: str | None
+    new: str
+    file: str | None = None
+    lines: LineRange | None = None
+    syntax: str = "json"
+    rules: list[str] = Field(default_factory=list)
+    siblings: list[str] = Field(default_factory=list)
+    effect: Effect | None = None
+    accepted: bool = False
+    reason: str = ""
+
+    @property
+    def parameter(self) -> str | None:
+        prefix = "inputSchema.properties."
+        return self.field[len(prefix) : -len(".description")] if self.field.startswith(prefix) else None
+
+
+class Skipped(BaseModel):
+    tool: str
+    reason: str
+
+
+class SuggestionReport(BaseModel):
+    """All suggestions of one run: accepted and rejected, with the combined effect of the accepted ones."""
+
+    mode: Mode
+    selector: SelectorInfo
+    rewriter: str
+    suite_hash: str
+    overall_before: float
+    combined: Effect | None = None
+    suggestions: list[Suggestion] = Field(default_factory=list)
+    skipped: list[Skipped] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+    @property
+    def accepted(self) -> list[Suggestion]:
+        return [s for s in self.suggestions if s.accepted]
+
+    @property
+    def rejected(self) -> list[Suggestion]:
+        return [s for s in self.suggestions if not s.accepted]
+
+
+def parameter_field(name: str) -> str:
+    return f"inputSchema.properties.{name}.description"
+
+
+def siblings_of(tool: Tool, *, toolset: ToolSet, report: AuditReport) -> list[Sibling]:
+    """Tools to name in a boundary: confused with this one (either way), then TC3xx pairs, then the nearest."""
+    counts: dict[str, int] = {}
+    for pair in report.confusion:
+        if pair.expected == tool.name and pair.selected not in (NO_TOOL, tool.name):
+            counts[pair.selected] = counts.get(pair.selected, 0) + pair.count
+        elif pair.selected == tool.name and pair.expected not in (NO_TOOL, tool.name):
+            counts[pair.expected] = counts.get(pair.expected, 0) + pair.count
+    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    found = [Sibling(name=n, why="confused", cases=c) for n, c in ordered]
+    names = set(toolset.names())
+    for f in report.findings:
+        if f.rule_id in PAIR_RULES and tool.name in (f.tool, f.other_tool):
+            other = f.other_tool if f.tool == tool.name else f.tool
+            if other and other in names and all(s.name != other for s in found):
+                found.append(Sibling(name=other, why="overlap"))
+    if not found:
+        nearest = nearest_tool(tool, toolset)
+        if nearest:
+            found.append(Sibling(name=nearest, why="similar"))
+    return found[:MAX_SIBLINGS]
+
+
+def nearest_tool(tool: Tool, toolset: ToolSet) -> str | None:
+    """The tool whose description is most like this one's (TC302's measure), if similar enough."""
+    others = [t for t in toolset.tools if t.name != tool.name and t.description]
+    if not others or not tool.description:
+        return None
+    vectors = tfidf_vectors([content_stems(tool.description), *(content_stems(t.description or "") for t in others)])
+    best = max(range(len(others)), key=lambda i: (cosine(vectors[0], vectors[i + 1]), -i))
+    return others[best].name if cosine(vectors[0], vectors[best + 1]) >= MIN_SIBLING_SIMILARITY else None
+
+
+def apply_rewrite(tool: Tool, rewrite: Rewrite) -> Tool:
+    """The tool with the rewrite's texts in place; name, schema shape and everything else unchanged."""
+    update: dict[str, object] = {}
+    if rewrite.description is not None:
+        update["description"] = rewrite.description
+    if rewrite.parameters:
+        schema = dict(tool.input_schema)
+        props = {k: dict(v) if isinstance(v, dict) else v for k, v in tool.properties.items()}
+        for name, text in rewrite.parameters.items():
+            if isinstance(props.get(name), dict):
+                props[name]["description"] = text
+        schema["properties"] = props
+        update["input_schema"] = schema
+    return tool.model_copy(update=update)
+
+
+def replaced(toolset: ToolSet, tools: Sequence[Tool]) -> ToolSet:
+    """`toolset` with the tools of the same names swapped in, order kept."""
+    by_name = {t.name: t for t in tools}
+    return toolset.model_copy(update={"tools": [by_name.get(t.name, t) for t in toolset.tools]})
+
+
+_IDENTIFIER = re.compile(r"`([^`]+)`|\b([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)\b")
+
+
+def _kept_share(old: str, new: str) -> float:
+    before = {w for w in content_stems(old) if w not in STOPWORDS}
+    if not before:
+        return 1.0
+    after = set(content_stems(new))
+    return len(before & after) / len(before)
+
+
+def check_rewrite(
+    tool: Tool, rewrite: Rewrite, *, tool_names: Sequence[str], rules: RuleSet, rule_settings: RuleSettings | None
+) -> str | None:
+    """None when the rewrite may be offered, else why not (same checks for synthetic and model rewrites)."""
+    known = {*tool_names, *tool.properties}
+    for spec in tool.properties.values():
+        if isinstance(spec, dict):
+            members = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
+            known.update(str(m) for m in members if isinstance(m, str | int))
+    texts: list[tuple[str, str | None, str]] = []
+    if rewrite.description is not None:
+        texts.append(("description", tool.description, rewrite.description))
+    for name, text in rewrite.parameters.items():
+        if name not in tool.properties:
+            return f"names a parameter {name!r} the tool does not have"
+        old = tool.properties[name].get("description") if isinstance(tool.properties[name], dict) else None
+        texts.append((f"parameter {name}", old if isinstance(old, str) else None, text))
+    if not texts:
+        return "nothing to change"
+    for label, old, new in texts:
+        limit = MAX_DESCRIPTION_CHARS if label == "description" else MAX_PARAMETER_CHARS
+        if not new.strip():
+            return f"the new {label} is empty"
+        if len(new) > limit:
+            return f"the new {label} has {len(new)} characters (limit {limit})"
+        if old and _kept_share(old, new) < MIN_KEPT_SHARE:
+            return f"the new {label} drops facts of the original ({_kept_share(old, new):.0%} of its words kept)"
+        for m in _IDENTIFIER.finditer(new):
+            ident = m.group(1) or m.group(2)
+            if "_" in ident and ident not in (old or "") and not any(ident in k for k in known):
+                return f"the new {label} names {ident!r}, which is neither a tool nor a parameter of this tool set"
+    after = apply_rewrite(tool, rewrite)
+    results = evaluate(ToolSet(tools=[after]), rules=rules, settings=rule_settings)
+    failing = {(f.rule_id, f.parameter) for f in results.findings}
+    for rule_id in rewrite.rules:
+        if rule_id in DESCRIPTION_RULES and (rule_id, None) in failing:
+            return f"the new description still fails {rule_id} (which it targets)"
+        if rule_id in PARAMETER_RULES and any(r == rule_id and p in rewrite.parameters for r, p in failing):
+            return f"a new parameter description still fails {rule_id} (which it targets)"
+    return None

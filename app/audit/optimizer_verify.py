@@ -1,0 +1,324 @@
+"""Verifying rewrites by a rerun of the identical suite, and the whole suggestion run (`suggest`).
+
+A rewrite is accepted only where the rerun supports it: the tool's own scored cases not worse, the
+overall score not worse, and no scored case expected on another tool or on NO_TOOL newly failing (a
+rewrite that pulls other tools' requests toward itself is rejected). Rewrites are verified one tool at a
+time against the original, then all accepted ones together; when the combination regresses, they are
+added back one at a time (largest gain first) and each is kept only if it passes against the ones kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.audit.engine import audit
+from app.audit.models import AuditReport, Mode, RuleSettings, Suite, Tool, ToolSet
+from app.audit.optimizer import (
+    DESCRIPTION_RULES,
+    LIVE_OPTIMIZER_NOTE,
+    PAIR_RULES,
+    PARAMETER_RULES,
+    SYNTHETIC_OPTIMIZER_NOTE,
+    Effect,
+    Rewrite,
+    RewriteContext,
+    Rewriter,
+    Skipped,
+    Suggestion,
+    SuggestionReport,
+    apply_rewrite,
+    check_rewrite,
+    parameter_field,
+    replaced,
+    siblings_of,
+)
+from app.audit.optimizer_rewrite import SyntheticRewriter
+from app.audit.rules.engine import evaluate
+from app.audit.rules.ruleset import RuleSet, load_rules
+from app.audit.scoring import score
+from app.audit.selection import Selector, run_suite
+
+# Score differences below this are float noise, not a change.
+EPSILON = 1e-9
+# Tools rewritten and verified per run unless the caller asks for more (each costs one rerun).
+DEFAULT_LIMIT = 10
+_TARGET_RULES = (*DESCRIPTION_RULES, *PARAMETER_RULES, *PAIR_RULES)
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """One rerun: the overall and selection scores, and which scored cases passed (by case id)."""
+
+    overall: float
+    selection: float
+    passed: dict[str, bool]
+    expected: dict[str, str]
+
+
+def measure_report(report: AuditReport) -> Measure:
+    runs = [r for r in report.runs if r.scored and not r.why.startswith("not run")]
+    return Measure(
+        overall=report.overall,
+        selection=report.scores.selection_accuracy,
+        passed={r.case_id: r.passed for r in runs},
+        expected={r.case_id: r.expected for r in runs},
+    )
+
+
+def measure(
+    toolset: ToolSet, *, suite: Suite, selector: Selector, rules: RuleSet, rule_settings: RuleSettings | None
+) -> Measure:
+    """Rerun the suite and recompute the scores on `toolset` (the same way an audit does)."""
+    runs = run_suite(selector, toolset, suite)
+    results = evaluate(toolset, rules=rules, settings=rule_settings)
+    result = score(toolset, checks=results.checks, runs=runs)
+    kept = [r for r in runs if r.scored and not r.why.startswith("not run")]
+    return Measure(
+        overall=result.overall,
+        selection=result.scores.selection_accuracy,
+        passed={r.case_id: r.passed for r in kept},
+        expected={r.case_id: r.expected for r in kept},
+    )
+
+
+def effect(before: Measure, after: Measure, *, tools: set[str]) -> Effect:
+    """Before -> after for rewrites of `tools`: their own cases, the scores, cases fixed and broken."""
+    own = [cid for cid, expected in before.expected.items() if expected in tools]
+    common = [cid for cid in before.passed if cid in after.passed]
+    improved = sorted(cid for cid in common if not before.passed[cid] and after.passed[cid])
+    regressed = sorted(cid for cid in common if before.passed[cid] and not after.passed[cid])
+    return Effect(
+        own_cases=len(own),
+        own_passed_before=sum(1 for cid in own if before.passed[cid]),
+        own_passed_after=sum(1 for cid in own if after.passed.get(cid)),
+        overall_before=before.overall,
+        overall_after=after.overall,
+        selection_before=before.selection,
+        selection_after=after.selection,
+        improved=improved,
+        regressed=regressed,
+        stolen=[cid for cid in regressed if before.expected[cid] not in tools],
+    )
+
+
+def rejection(eff: Effect, before: Measure, after: Measure, *, tools: set[str]) -> str | None:
+    """Why the rerun does not support the rewrite, or None when it does."""
+    if eff.stolen:
+        return f"other tools' or NO_TOOL cases newly fail: {', '.join(eff.stolen[:5])}"
+    for tool in sorted(tools):
+        own = [cid for cid, expected in before.expected.items() if expected == tool]
+        if sum(after.passed.get(c, False) for c in own) < sum(before.passed[c] for c in own):
+            return f"{tool}'s own cases get worse"
+    if eff.overall_after < eff.overall_before - EPSILON:
+        return f"the overall score drops ({eff.overall_before:.2f} -> {eff.overall_after:.2f})"
+    return None
+
+
+def suggest(
+    toolset: ToolSet,
+    *,
+    suite: Suite,
+    selector: Selector,
+    rewriter: Rewriter | None = None,
+    rules: RuleSet | None = None,
+    rule_settings: RuleSettings | None = None,
+    limit: int = DEFAULT_LIMIT,
+    report: AuditReport | None = None,
+) -> SuggestionReport:
+    """Rewrite, check and verify descriptions of the tools that need it most (at most `limit` tools)."""
+    ruleset = rules or load_rules()
+    rewriter = rewriter or SyntheticRewriter(ruleset)
+    report = report or audit(toolset, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings)
+    baseline = measure_report(report)
+    info = selector.info
+    out = SuggestionReport(
+        mode=info.mode, selector=info, rewriter=rewriter.name, suite_hash=suite.hash, overall_before=report.overall
+    )
+    out.notes.append(SYNTHETIC_OPTIMIZER_NOTE if info.mode == Mode.SYNTHETIC else LIVE_OPTIMIZER_NOTE)
+    proposals: list[tuple[Tool, list[Rewrite]]] = []
+    for tool in _candidates(toolset, report):
+        if len(proposals) >= limit:
+            out.skipped.append(Skipped(tool=tool.name, reason=f"not rewritten: over the limit of {limit} tools"))
+            continue
+        attempts: list[Rewrite] = []
+        problem: str | None = None
+        failed: tuple[Rewrite, str] | None = None
+        for with_siblings in (True, False):
+            proposal = _propose(tool, toolset=toolset, report=report, rewriter=rewriter, siblings=with_siblings)
+            if isinstance(proposal, str):
+                problem = problem or proposal
+                continue
+            if any(a.description == proposal.description and a.parameters == proposal.parameters for a in attempts):
+                continue
+            why = check_rewrite(tool, proposal, tool_names=toolset.names(), rules=ruleset, rule_settings=rule_settings)
+            if why:
+                failed = failed or (proposal, why)
+                continue
+            attempts.append(proposal)
+        if attempts:
+            proposals.append((tool, attempts))
+        elif failed:
+            out.suggestions.extend(_suggestions(tool, failed[0], accepted=False, reason=f"rejected: {failed[1]}"))
+        elif problem:
+            out.skipped.append(Skipped(tool=tool.name, reason=problem))
+    run = _Verifier(toolset, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings)
+    out.suggestions.extend(run.verify(proposals, baseline))
+    out.combined = run.combined
+    out.suggestions.sort(key=lambda s: (not s.accepted, s.tool, s.field))
+    return out
+
+
+class _Verifier:
+    def __init__(
+        self, toolset: ToolSet, *, suite: Suite, selector: Selector, rules: RuleSet, rule_settings: RuleSettings | None
+    ) -> None:
+        self.toolset = toolset
+        self.kwargs = {"suite": suite, "selector": selector, "rules": rules, "rule_settings": rule_settings}
+        self.combined: Effect | None = None
+
+    def _measure(self, tools: Sequence[Tool]) -> Measure:
+        return measure(replaced(self.toolset, tools), **self.kwargs)  # type: ignore[arg-type]
+
+    def verify(self, proposals: Sequence[tuple[Tool, list[Rewrite]]], baseline: Measure) -> list[Suggestion]:
+        """Each tool's attempts in order (with its sibling boundary, then without): the first the rerun
+        supports is kept; when none is, the first is reported as rejected."""
+        results: dict[str, tuple[Effect, str | None]] = {}
+        chosen: dict[str, tuple[Rewrite, str]] = {}
+        passing: list[tuple[Tool, Rewrite, Effect]] = []
+        for tool, attempts in proposals:
+            first_why = ""
+            for n, proposal in enumerate(attempts):
+                after = self._measure([apply_rewrite(tool, proposal)])
+                eff = effect(baseline, after, tools={tool.name})
+                why = rejection(eff, baseline, after, tools={tool.name})
+                if n == 0 or why is None:
+                    results[tool.name] = (eff, why)
+                    chosen[tool.name] = (proposal, first_why)
+                if why is None:
+                    passing.append((tool, proposal, eff))
+                    break
+                first_why = first_why or why
+        if passing:
+            self._combine(passing, baseline, results)
+        out: list[Suggestion] = []
+        for tool, _ in proposals:
+            eff, why = results[tool.name]
+            proposal, earlier = chosen[tool.name]
+            if why:
+                reason = f"rejected by the rerun: {why}"
+            elif earlier:
+                reason = f"accepted without the sibling boundary (with it, {earlier})"
+            else:
+                reason = "accepted: the rerun supports it"
+            out.extend(_suggestions(tool, proposal, accepted=why is None, reason=reason, eff=eff))
+        return out
+
+    def _combine(
+        self, passing: list[tuple[Tool, Rewrite, Effect]], baseline: Measure, results: dict
+    ) -> None:
+        names = {t.name for t, _, _ in passing}
+        new_tools = [apply_rewrite(t, p) for t, p, _ in passing]
+        after = self._measure(new_tools)
+        together = effect(baseline, after, tools=names)
+        if rejection(together, baseline, after, tools=names) is None or len(passing) == 1:
+            self.combined = together
+            return
+        # The combination regresses: keep them one at a time, largest gain first.
+        order = sorted(passing, key=lambda x: (-(x[2].overall_after - x[2].overall_before), x[0].name))
+        kept: list[Tool] = []
+        state = baseline
+        for tool, proposal, _ in order:
+            new = apply_rewrite(tool, proposal)
+            trial = self._measure([*kept, new])
+            eff = effect(state, trial, tools={tool.name})
+            why = rejection(eff, state, trial, tools={tool.name})
+            if why is None:
+                kept.append(new)
+                state = trial
+            else:
+                results[tool.name] = (results[tool.name][0], f"together with the suggestions accepted before it: {why}")
+        self.combined = effect(baseline, state, tools={t.name for t in kept})
+
+
+def _candidates(toolset: ToolSet, report: AuditReport) -> list[Tool]:
+    """Tools with targeted findings or observed confusion, the most confused and most flagged first."""
+    flagged: dict[str, int] = {}
+    for f in report.findings:
+        if f.rule_id in _TARGET_RULES:
+            for name in (f.tool, f.other_tool if f.rule_id in PAIR_RULES else None):
+                if name:
+                    flagged[name] = flagged.get(name, 0) + 1
+    confused: dict[str, int] = {}
+    for pair in report.confusion:
+        for name in (pair.expected, pair.selected):
+            confused[name] = confused.get(name, 0) + pair.count
+    tools = [t for t in toolset.tools if t.name in flagged or t.name in confused]
+    return sorted(tools, key=lambda t: (-confused.get(t.name, 0), -flagged.get(t.name, 0), t.name))
+
+
+def _propose(
+    tool: Tool, *, toolset: ToolSet, report: AuditReport, rewriter: Rewriter, siblings: bool = True
+) -> Rewrite | str:
+    if not (tool.description or "").strip():
+        return "has no description to extend; write one first (TC101)"
+    findings = [f for f in report.findings if f.tool == tool.name or f.other_tool == tool.name]
+    found = siblings_of(tool, toolset=toolset, report=report) if siblings else []
+    by_name = toolset.by_name()
+    context = RewriteContext(
+        tool=tool,
+        findings=findings,
+        siblings=found,
+        tool_names=toolset.names(),
+        sibling_tools=[by_name[s.name] for s in found if s.name in by_name],
+        missed_to_no_tool=sum(p.count for p in report.confusion if p.expected == tool.name and p.selected == "NO_TOOL"),
+        took_no_tool=sum(p.count for p in report.confusion if p.selected == tool.name and p.expected == "NO_TOOL"),
+    )
+    proposal = rewriter.rewrite(context)
+    if proposal is None:
+        rules = sorted({f.rule_id for f in findings if f.rule_id in _TARGET_RULES})
+        return "nothing to add without inventing" + (f" (findings: {', '.join(rules)})" if rules else "")
+    return proposal
+
+
+def _suggestions(
+    tool: Tool, proposal: Rewrite, *, accepted: bool, reason: str, eff: Effect | None = None
+) -> list[Suggestion]:
+    loc = tool.location
+    common = {
+        "tool": tool.name,
+        "file": loc.file if loc else None,
+        "syntax": loc.syntax if loc else "json",
+        "effect": eff,
+        "accepted": accepted,
+        "reason": reason,
+    }
+    out: list[Suggestion] = []
+    if proposal.description is not None:
+        rules = [r for r in proposal.rules if r not in PARAMETER_RULES]
+        out.append(
+            Suggestion(
+                field="description",
+                old=tool.description,
+                new=proposal.description,
+                lines=loc.description_lines if loc else None,
+                rules=rules,
+                siblings=proposal.siblings,
+                **common,  # type: ignore[arg-type]
+            )
+        )
+    for name, text in sorted(proposal.parameters.items()):
+        spec = tool.properties.get(name)
+        old = spec.get("description") if isinstance(spec, dict) else None
+        out.append(
+            Suggestion(
+                field=parameter_field(name),
+                old=old if isinstance(old, str) else None,
+                new=text,
+                lines=loc.parameter_description_lines.get(name) if loc else None,
+                rules=[r for r in proposal.rules if r in PARAMETER_RULES],
+                **common,  # type: ignore[arg-type]
+            )
+        )
+    return out
+
