@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from app.audit.heuristic_args import Filled, Found, fill_arguments, find_values
-from app.audit.heuristic_index import IndexCache, ToolDoc, ToolSetIndex, analysed_stems
+from app.audit.heuristic_index import IndexCache, ToolDoc, ToolSetIndex, action_kinds, analysed_stems
 from app.audit.heuristic_profile import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
 from app.audit.models import NO_TOOL, Mode, Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
@@ -72,7 +72,7 @@ class SyntheticSelector:
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self._weak = frozenset(match_stem(w) for w in profile.words.weak)
-        self._action_of = {match_stem(v): kind for kind, verbs in sorted(profile.actions.verbs.items()) for v in verbs}
+        self._action_of = action_kinds(profile)
         self._cache = IndexCache(profile)
 
     @classmethod
@@ -131,9 +131,6 @@ class SyntheticSelector:
         """Kinds of action the request's verbs name (read, create, update, delete...)."""
         return frozenset(k for k in (self._action_of.get(match_stem(w)) for w in words(intent)) if k)
 
-    def _tool_action(self, doc: ToolDoc) -> str | None:
-        return next((k for k in (self._action_of.get(t) for t in doc.name_tokens) if k), None)
-
     def _rank(self, index: ToolSetIndex, query: dict[str, float], actions: frozenset[str]) -> list[tuple[int, float]]:
         """The best and the runner-up (position, BM25 score less exclusion and action penalties), best first."""
         scores: dict[int, float] = {}
@@ -155,7 +152,7 @@ class SyntheticSelector:
             if doc.exclusion_terms:
                 score *= 1.0 - _exclusion_share(doc, query, _matched(doc, query))
             if actions:
-                kind = self._tool_action(doc)
+                kind = doc.action
                 if kind is not None and kind not in actions:
                     score *= 1.0 - self.profile.actions.penalty
             top.append((i, score))

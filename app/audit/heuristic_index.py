@@ -71,6 +71,7 @@ class ToolDoc:
     length: float
     name_terms: frozenset[str]
     name_tokens: tuple[str, ...]  # match stems of every word of the name, stopwords included, in order
+    action: str | None  # kind of action of the name's first verb (profile `actions.verbs`), if any
     boundary_terms: frozenset[str]
     exclusion_terms: frozenset[str]  # words only found in "do not use for" sentences
     params: list[Param] = field(default_factory=list)
@@ -110,7 +111,12 @@ def _params(schema: Any) -> list[Param]:
     return out
 
 
-def analyse_tool(tool: dict[str, Any], profile: Profile) -> ToolDoc:
+def action_kinds(profile: Profile) -> dict[str, str]:
+    """Match stem of each verb of the profile's `actions.verbs` -> its kind of action."""
+    return {match_stem(v): kind for kind, verbs in sorted(profile.actions.verbs.items()) for v in verbs}
+
+
+def analyse_tool(tool: dict[str, Any], profile: Profile, *, kinds: dict[str, str] | None = None) -> ToolDoc:
     """Weighted stems of one MCP tool dict: name, description (boundary sentences apart), parameters."""
     weights = profile.fields
     terms: dict[str, float] = {}
@@ -144,6 +150,7 @@ def analyse_tool(tool: dict[str, Any], profile: Profile) -> ToolDoc:
             boundary.update(kept)
         else:
             add(stems, weights.description)
+    name_tokens = tuple(match_stem(w) for w in words(name))
     params = _params(tool.get("inputSchema"))
     for p in params:
         add(list(p.stems), weights.parameters)
@@ -155,7 +162,8 @@ def analyse_tool(tool: dict[str, Any], profile: Profile) -> ToolDoc:
         terms=terms,
         length=length,
         name_terms=frozenset(name_stems),
-        name_tokens=tuple(match_stem(w) for w in words(name)),
+        name_tokens=name_tokens,
+        action=next((k for k in map((kinds or action_kinds(profile)).get, name_tokens) if k), None),
         boundary_terms=frozenset(boundary),
         exclusion_terms=frozenset(s for s in excluded if s not in terms),
         params=params,
@@ -257,6 +265,7 @@ class IndexCache:
 
     def __init__(self, profile: Profile) -> None:
         self._profile = profile
+        self._kinds = action_kinds(profile)
         self._tools: OrderedDict[ToolKey, ToolDoc] = OrderedDict()
         self._sets: OrderedDict[tuple[ToolKey, ...], ToolSetIndex] = OrderedDict()
         self._recent: list[tuple[list[dict[str, Any]], ToolSetIndex]] = []
@@ -305,12 +314,15 @@ class IndexCache:
             self._schemas[id(schema)] = (schema, schema_json)
             if len(self._schemas) > self._profile.cache.tools:
                 self._schemas.popitem(last=False)
-        return (_text(tool.get("name")), _text(tool.get("title")), _text(tool.get("description")), schema_json)
+        name, title, description = tool.get("name"), tool.get("title"), tool.get("description")
+        if type(name) is not str or type(title) is not str or type(description) is not str:
+            return (_text(name), _text(title), _text(description), schema_json)
+        return (name, title, description, schema_json)
 
     def _doc(self, key: ToolKey, tool: dict[str, Any]) -> ToolDoc:
         doc = self._tools.get(key)
         if doc is None:
-            doc = analyse_tool(tool, self._profile)
+            doc = analyse_tool(tool, self._profile, kinds=self._kinds)
             self._tools[key] = doc
             if len(self._tools) > self._profile.cache.tools:
                 self._tools.popitem(last=False)
