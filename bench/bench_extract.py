@@ -1,8 +1,9 @@
 """Benchmark: static extraction from generated source.
 
 Run by hand: `python bench/bench_extract.py [--repeat 5]`.
-1. One 5,000-line source file per language (Python FastMCP, TypeScript registerTool + zod, Go mcp-go NewTool),
-   each about two thirds tool definitions and one third ordinary code: time of `extract_file`.
+1. One 5,000-line source file per kind (Python FastMCP decorators, Python low-level `Tool(...)` literals,
+   TypeScript registerTool + zod, Go mcp-go NewTool), mostly tool definitions with some ordinary code between
+   them: time of `extract_file`.
 2. A generated repository of 500 source files (Python, TypeScript, Go, mixed with tests and vendored code the
    globs leave out) plus 100 data files: time of `extract_paths` with the config's globs.
 Prints one JSON line per measurement (best and median of --repeat runs, tools found).
@@ -47,6 +48,27 @@ async def get_item_{i}(
 '''
 
 
+def python_literal(i: int) -> str:
+    return f'''
+def tools_{i}() -> list[Tool]:
+    return [
+        Tool(
+            name="get_item_{i}",
+            description="Fetch item {i} with its fields.",
+            inputSchema={{
+                "type": "object",
+                "properties": {{
+                    "item_id": {{"type": "string", "description": "Identifier of item {i}"}},
+                    "limit": {{"type": "integer", "minimum": 1, "maximum": 100}},
+                }},
+                "required": ["item_id"],
+            }},
+            annotations=ToolAnnotations(readOnlyHint=True),
+        ),
+    ]
+'''
+
+
 def ts_tool(i: int) -> str:
     return f'''
 server.registerTool(
@@ -87,11 +109,15 @@ func GetItem{i}(t translations.TranslationHelperFunc) (mcp.Tool, server.ToolHand
 HEADERS = {
     "python": "from typing import Annotated, Literal\nfrom fastmcp import Context, FastMCP\n"
               "from pydantic import Field\nmcp = FastMCP(name='bench')\n",
+    "python-lowlevel": "from mcp.types import Tool, ToolAnnotations\n",
     "typescript": 'import { z } from "zod";\nconst HINT = "Read only.";\n',
     "go": "package bench\n\nimport \"github.com/mark3labs/mcp-go/mcp\"\n",
 }
-TOOLS: dict[str, Callable[[int], str]] = {"python": python_tool, "typescript": ts_tool, "go": go_tool}
+TOOLS: dict[str, Callable[[int], str]] = {
+    "python": python_tool, "python-lowlevel": python_literal, "typescript": ts_tool, "go": go_tool,
+}
 FILLER = {
+    "python-lowlevel": "\n\ndef helper_{i}(values):\n    return sum(v * {i} for v in values)\n",
     "python": "\n\ndef helper_{i}(values):\n    total = 0\n    for v in values:\n        total += v * {i}\n"
               "    return total\n",
     "typescript": "\nfunction helper{i}(values: number[]): number {{\n"
@@ -99,7 +125,7 @@ FILLER = {
     "go": "\nfunc helper{i}(values []int) int {{\n\ttotal := 0\n\tfor _, v := range values {{\n\t\ttotal += v * {i}\n"
           "\t}}\n\treturn total\n}}\n",
 }
-SUFFIX = {"python": ".py", "typescript": ".ts", "go": ".go"}
+SUFFIX = {"python": ".py", "python-lowlevel": ".py", "typescript": ".ts", "go": ".go"}
 
 
 def source(language: str, *, lines: int) -> str:
@@ -142,8 +168,8 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        for language in ("python", "typescript", "go"):
-            path = folder / f"big{SUFFIX[language]}"
+        for language in ("python", "python-lowlevel", "typescript", "go"):
+            path = folder / f"big_{language}{SUFFIX[language]}"
             path.write_text(source(language, lines=5000))
             line_count = path.read_text().count("\n")
             result = timed(lambda p=path: len(extract_file(p).tools), args.repeat)

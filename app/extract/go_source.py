@@ -10,7 +10,7 @@ from app.extract.common import Draft, FileResult, Language, Unresolved
 from app.extract.go_literals import annotations_of, tool_literal
 from app.extract.go_package import GoPackage
 from app.extract.go_values import GoScope
-from app.extract.treesitter import fail, parser, short, span, text
+from app.extract.treesitter import captures, fail, parser, short, span, text
 
 # mcp-go's NewTool starts every tool with these annotations (WithToolAnnotation replaces them all).
 MCP_GO_DEFAULT_ANNOTATIONS = {
@@ -67,6 +67,12 @@ _ITEM_OPTS = {
 
 _TOOL_TYPES = {"mcp.Tool"}
 _TOOL_LISTS = {"[]*mcp.Tool", "[]mcp.Tool"}
+# `x.NewTool(...)` calls and composite literals of a qualified `Tool` type or a slice of them.
+_CANDIDATES = """
+(call_expression function: (selector_expression field: (field_identifier) @f (#eq? @f "NewTool"))) @new
+(composite_literal type: (qualified_type name: (type_identifier) @t (#eq? @t "Tool"))) @literal
+(composite_literal type: (slice_type) @s (#match? @s "Tool$")) @literal
+"""
 
 
 def extract_go(
@@ -83,20 +89,18 @@ def extract_go(
         scope.nodes = {**package.constants, **scope.nodes}
         helpers = package.helpers
     go_sdk = "modelcontextprotocol/go-sdk" in source
-    stack = [tree.root_node]
-    while stack:
-        node = stack.pop()
-        func = node.child_by_field_name("function") if node.type == "call_expression" else None
-        if func is not None and func.type == "selector_expression" and _callee(node) == "NewTool":
-            _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
-        elif node.type == "composite_literal" and text(node.child_by_field_name("type") or node) in _TOOL_TYPES:
+    found = captures("go", _CANDIDATES, tree.root_node)
+    for node in found.get("new", []):
+        _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
+    for node in found.get("literal", []):
+        kind = text(node.child_by_field_name("type") or node)
+        if kind in _TOOL_TYPES:
             tool_literal(node, scope, result, go_sdk=go_sdk)
-        elif node.type == "composite_literal" and text(node.child_by_field_name("type") or node) in _TOOL_LISTS:
+        elif kind in _TOOL_LISTS:
             for element in (node.child_by_field_name("body") or node).named_children:
                 inner = element.named_children[0] if element.named_children else element
                 if inner.type == "literal_value":
                     tool_literal(inner, scope, result, go_sdk=go_sdk)
-        stack.extend(reversed(node.named_children))
     result.drafts.sort(key=lambda d: d.tool_lines.start)
     return result
 

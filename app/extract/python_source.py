@@ -9,7 +9,7 @@ from app.extract.common import Draft, FileResult, Language, Unresolved, lines
 from app.extract.python_docstrings import parse_docstring
 from app.extract.python_lowlevel import LiteralReader
 from app.extract.python_types import TypeReader
-from app.extract.python_values import Constants, dotted, keyword, node_lines, walk
+from app.extract.python_values import Constants, dotted, keyword, node_lines, statements, walk
 
 # Parameter annotations FastMCP injects rather than lists.
 _INJECTED = {"Context", "FastMCPContext", "RequestContext"}
@@ -38,7 +38,8 @@ def extract_python(text: str, *, file: str) -> FileResult:
         result.findings.append(_syntax_finding(exc, file))
         return result
     reader = _Reader(tree, result)
-    reader.run()
+    # Calls matter only for Tool(...) literals and mounts; without them, statements alone are walked (faster).
+    reader.run(calls=any(marker in text for marker in ("Tool(", "mount(", "import_server(")))
     return result
 
 
@@ -53,9 +54,9 @@ class _Reader:
         self.literals = LiteralReader(self.constants, self.types, TypeReader(tree, self.constants, titles=True),
                                       result)
 
-    def run(self) -> None:
-        nodes = [n for n in walk(self.tree) if isinstance(n, (ast.ImportFrom, ast.Call, ast.FunctionDef,
-                                                                   ast.AsyncFunctionDef))]
+    def run(self, *, calls: bool = True) -> None:
+        kinds = (ast.ImportFrom, ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
+        nodes = [n for n in (walk(self.tree) if calls else statements(self.tree)) if isinstance(n, kinds)]
         for node in nodes:
             if isinstance(node, ast.ImportFrom) and node.module:
                 for alias in node.names:

@@ -215,6 +215,23 @@ def walk(root: ast.AST) -> list[ast.AST]:
     return out
 
 
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def statements(root: ast.AST) -> list[ast.AST]:
+    """Every statement under `root` (nested blocks included), in source order; expressions are not entered."""
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        for name in _BLOCKS:
+            block = getattr(node, name, None)
+            if isinstance(block, list):
+                stack.extend(reversed([b for b in block if isinstance(b, ast.AST)]))
+    return out
+
+
 def node_lines(node: ast.AST) -> LineRange:
     """The 1-based line range of a node."""
     start = getattr(node, "lineno", 1)

@@ -6,7 +6,7 @@ import re
 from functools import cache
 
 from tree_sitter import Language as TSLanguage
-from tree_sitter import Node, Parser
+from tree_sitter import Node, Parser, Query, QueryCursor
 
 from app.audit.models import LineRange
 from app.extract.common import Unresolved
@@ -31,6 +31,18 @@ def parser(language: str) -> Parser:
     import tree_sitter_typescript as ts
 
     return Parser(TSLanguage(ts.language_tsx() if language == "tsx" else ts.language_typescript()))
+
+
+@cache
+def _query(language: str, pattern: str) -> Query:
+    grammar = parser(language).language
+    assert grammar is not None  # every parser above is built with its language
+    return Query(grammar, pattern)
+
+
+def captures(language: str, pattern: str, root: Node) -> dict[str, list[Node]]:
+    """Nodes captured by a tree-sitter query (matched in C, far faster than walking the tree in Python)."""
+    return QueryCursor(_query(language, pattern)).captures(root)
 
 
 def text(node: Node) -> str:

@@ -9,11 +9,18 @@ from tree_sitter import Node
 
 from app.audit.models import LineRange
 from app.extract.common import Draft, FileResult, Language, Unresolved
-from app.extract.treesitter import fail, parser, span, text
+from app.extract.treesitter import captures, fail, parser, span, text
 from app.extract.ts_values import Scope
 from app.extract.zod import Zod
 
 _REGISTER = {"registerTool", "registerToolTask", "tool"}
+# Registration calls, and object literals with an `inputSchema` key (tools/list answers written by hand).
+_CANDIDATES = """
+(call_expression function: (member_expression property: (property_identifier) @method
+  (#any-of? @method "registerTool" "registerToolTask" "tool"))) @call
+(object [(pair key: (property_identifier) @key (#eq? @key "inputSchema"))
+         (pair key: (string (string_fragment) @skey (#eq? @skey "inputSchema")))]) @object
+"""
 # What the TS SDK (zod 4 era) adds to every registered tool that does not run as a task.
 _EXECUTION = {"taskSupport": "forbidden"}
 _PLAIN_FIELDS = ("title", "annotations", "_meta", "icons")
@@ -26,16 +33,14 @@ def extract_ts(text_: str, *, file: str, language: Language, zod4: bool | None =
     tree = parser(grammar).parse(text_.encode("utf-8"))
     if zod4 is None:
         zod4 = not re.search(r"""from\s+["']zod/v3["']""", text_)
-    scope = Scope(tree.root_node)
+    scope = Scope(tree.root_node, language=grammar)
     reader = _Reader(scope, result, zod4=zod4)
-    stack = [tree.root_node]
-    while stack:
-        node = stack.pop()
-        if node.type == "call_expression":
-            reader.call(node)
-        elif node.type == "object":
-            reader.literal(node)
-        stack.extend(reversed(node.named_children))
+    found = captures(grammar, _CANDIDATES, tree.root_node)
+    # Calls first: a registerTool config object is claimed before it could be read as a tool literal.
+    for node in sorted(found.get("call", []), key=lambda n: n.start_byte):
+        reader.call(node)
+    for node in sorted(found.get("object", []), key=lambda n: n.start_byte):
+        reader.literal(node)
     result.drafts.sort(key=lambda d: d.tool_lines.start)
     return result
 

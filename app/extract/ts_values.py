@@ -7,31 +7,31 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Unresolved
-from app.extract.treesitter import fail, short, string_children, text
+from app.extract.treesitter import captures, fail, short, string_children, text
 
 # Wrappers that do not change a value: `(x)`, `x as T`, `x satisfies T`, `x!`.
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression"}
 
 
+_DECLARATIONS = "(variable_declarator name: (identifier) value: (_)) @v"
+
+
 class Scope:
     """`const NAME = <expr>` declarations of one file: top-level ones, else ones declared exactly once anywhere."""
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, root: Node, *, language: str = "typescript") -> None:
         self.nodes: dict[str, Node] = {}
         counts: dict[str, int] = {}
         anywhere: dict[str, Node] = {}
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            if node.type == "variable_declarator":
-                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-                if name is not None and value is not None and name.type == "identifier":
-                    key = text(name)
-                    counts[key] = counts.get(key, 0) + 1
-                    anywhere[key] = value
-                    if _top_level(node):
-                        self.nodes[key] = value
-            stack.extend(node.named_children)
+        for node in captures(language, _DECLARATIONS, root).get("v", []):
+            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            if name is None or value is None:
+                continue
+            key = text(name)
+            counts[key] = counts.get(key, 0) + 1
+            anywhere[key] = value
+            if _top_level(node):
+                self.nodes[key] = value
         for key, value in anywhere.items():
             if key not in self.nodes and counts[key] == 1:
                 self.nodes[key] = value
