@@ -14,13 +14,13 @@ from app.audit.selection import Selector
 LIVE_UNAVAILABLE = "live_model mode is not available in this installation"
 
 
-def _selector(mode: Mode, *, profile: Path | None, model: str | None, concurrency: int) -> Selector:
+def _selector(mode: Mode, *, profile: Path | None, model: str | None, concurrency: int | None) -> Selector:
     if mode == Mode.SYNTHETIC:
         from app.audit.heuristic import SyntheticSelector
 
         return SyntheticSelector.from_profile(profile)
     try:
-        from app.llm.factory import build_live_selector  # type: ignore[import-not-found]
+        from app.llm.factory import build_live_selector
     except ImportError:
         typer.echo(f"toolchoice: error: {LIVE_UNAVAILABLE}", err=True)
         raise typer.Exit(2) from None
@@ -29,7 +29,7 @@ def _selector(mode: Mode, *, profile: Path | None, model: str | None, concurrenc
 
 
 def eval_selector(
-    cases: Annotated[list[Path], typer.Argument(help="Labeled case files (JSON, corpora/labeled format).")],
+    cases: Annotated[list[Path], typer.Argument(help="Labeled case files (corpora/labeled format).")],
     mode: Annotated[Mode, typer.Option("--mode", help="Which selector to evaluate.")] = Mode.SYNTHETIC,
     profile: Annotated[
         Path | None, typer.Option("--profile", help="Synthetic selector profile (default: selectors/synthetic.yml).")
@@ -37,7 +37,10 @@ def eval_selector(
     per_file: Annotated[bool, typer.Option("--per-file", help="Also report the metrics of each file.")] = False,
     output: Annotated[Path | None, typer.Option("--output", help="Write the JSON here instead of stdout.")] = None,
     model: Annotated[str | None, typer.Option("--model", help="live_model: the model name.")] = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="live_model: requests in flight.")] = 4,
+    concurrency: Annotated[
+        int | None,
+        typer.Option("--concurrency", min=1, help="live_model: requests in flight (default: profile)."),
+    ] = None,
 ) -> None:
     """Run a selector on labeled cases; print accuracy (overall, NO_TOOL, tool, per file) as JSON."""
     loaded = load_all(cases)  # bad case files fail before any selector is built
