@@ -78,6 +78,7 @@ class Publisher:
         self.owner = owner
         self.repo = repo
         self.details_url = details_url
+        self._check_urls: dict[int, str] = {}
 
     # -- check runs --------------------------------------------------------------------------------------
     def start_check(self, head_sha: str, *, external_id: str, summary: str = "Reviewing tool definitions…") -> int:
@@ -94,7 +95,14 @@ class Publisher:
         resp = call(
             f"create a check run on {head_sha[:7]}", self._gh.rest.checks.create, self.owner, self.repo, data=data
         )
-        return int(resp.json()["id"])
+        data = resp.json()
+        if data.get("html_url"):
+            self._check_urls[int(data["id"])] = str(data["html_url"])
+        return int(data["id"])
+
+    def check_url(self, check_run_id: int) -> str | None:
+        """The check run's page on GitHub (where the full report text is), if GitHub gave it."""
+        return self._check_urls.get(check_run_id)
 
     def complete_check(self, check_run_id: int, result: CheckResult) -> None:
         """Complete the run; annotations beyond 50 go in earlier updates (GitHub appends them)."""

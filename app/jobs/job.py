@@ -41,6 +41,9 @@ class _TrackingSink:
     def find_sticky(self, number: int) -> int | None:
         return self._publisher.find_sticky(number)
 
+    def check_url(self, check_run_id: int) -> str | None:
+        return self._publisher.check_url(check_run_id)
+
     def upsert_comment(self, number: int, body: str, *, report_url: str | None = None) -> tuple[int, bool]:
         return self._publisher.upsert_comment(number, body, report_url=report_url)
 

@@ -178,9 +178,11 @@ def _check_create(fake: FakeGitHub, p: dict[str, str], q: dict[str, list[str]], 
     repo = _repo(fake, p)
     output = dict(body.get("output") or {})
     annotations = output.pop("annotations", [])
+    run_id = fake.next_id()
     run = {
         **body,
-        "id": fake.next_id(),
+        "id": run_id,
+        "html_url": f"https://github.com/{p['owner']}/{p['repo']}/runs/{run_id}",
         "status": body.get("status", "queued"),
         "output": output,
         "annotations": list(annotations),

@@ -177,3 +177,24 @@ def test_config_changed_in_the_pr_is_reported_but_base_applies(rig: Rig) -> None
     assert run["conclusion"] == "failure"  # the PR cannot lower its own bar
     (comment,) = rig.fake.comments(OWNER, REPO, 7)
     assert f"changes {CONFIG_PATH} (thresholds)" in comment["body"].replace("\\", "")
+
+
+def test_comment_links_to_the_check_run_for_the_full_report(rig: Rig) -> None:
+    base, head = _seed(rig)
+    rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
+    rig.work()
+    (comment,) = rig.fake.comments(OWNER, REPO, 7)
+    (run,) = rig.fake.check_runs(OWNER, REPO, head)
+    assert f"[Full report]({run['html_url']})" in comment["body"]
+
+
+def test_live_model_misconfigured_fails_the_check_and_never_falls_back(
+    rig: Rig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    base, head = _seed(rig, config="mode: live_model\nmodel: some-model\n")
+    rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
+    rig.work()
+    (run,) = rig.fake.check_runs(OWNER, REPO, head)
+    assert run["conclusion"] == "failure" and "Nothing was judged" in run["output"]["summary"]
+    assert rig.fake.comments(OWNER, REPO, 7) == []
