@@ -10,8 +10,9 @@ import pytest
 import yaml
 
 from app.audit.heuristic import SyntheticSelector
-from app.audit.heuristic_args import fill_arguments, find_values
+from app.audit.heuristic_args import fill_arguments
 from app.audit.heuristic_index import analyse_tool
+from app.audit.heuristic_values import find_values
 from app.audit.models import NO_TOOL, Mode
 from app.audit.selection import SelectionRequest
 from app.errors import InputError

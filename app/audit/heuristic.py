@@ -46,9 +46,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.audit.heuristic_args import Filled, Found, fill_arguments, find_values
-from app.audit.heuristic_index import IndexCache, ToolDoc, ToolSetIndex, action_kinds, analysed_stems
+from app.audit.heuristic_args import Filled, fill_arguments
+from app.audit.heuristic_cache import IndexCache
+from app.audit.heuristic_index import ToolDoc, ToolSetIndex, action_kinds, analysed_stems
 from app.audit.heuristic_profile import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
+from app.audit.heuristic_values import Found, find_values
 from app.audit.models import NO_TOOL, Mode, Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
 from app.audit.text import match_stem, words
