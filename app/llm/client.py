@@ -6,6 +6,7 @@ import email.utils
 import threading
 import time
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
 
 import httpx
@@ -24,6 +25,14 @@ _MODEL_WORDS = ("model_not_found", "does not exist", "not found", "unknown model
 _DETAIL_CHARS = 300
 
 
+class ResponseFormat(StrEnum):
+    """How the answer's shape was asked for: the JSON Schema itself, or only "some JSON object" when the
+    endpoint refuses json_schema (the schema is then enforced by our parser alone)."""
+
+    JSON_SCHEMA = "json_schema"
+    JSON_OBJECT = "json_object"
+
+
 class Completion(BaseModel):
     """What one call returned (or what the cache remembers of it)."""
 
@@ -34,7 +43,7 @@ class Completion(BaseModel):
     latency_ms: float = 0.0
     finish_reason: str | None = None
     tool_calls: list[dict[str, Any]] | None = None
-    response_format: str = "json_schema"
+    response_format: ResponseFormat = ResponseFormat.JSON_SCHEMA
     seed_sent: bool = True
     attempts: int = 1
     cached: bool = False
@@ -160,11 +169,11 @@ class ChatClient:
             kwargs["seed"] = s.seed
         if self._json_schema_ok:
             kwargs["response_format"] = {
-                "type": "json_schema",
+                "type": ResponseFormat.JSON_SCHEMA.value,
                 "json_schema": {"name": response.name, "schema": response.schema_, "strict": s.strict_schema},
             }
         else:
-            kwargs["response_format"] = {"type": "json_object"}
+            kwargs["response_format"] = {"type": ResponseFormat.JSON_OBJECT.value}
         return kwargs
 
     def _call(
@@ -224,7 +233,7 @@ class ChatClient:
             latency_ms=round((time.monotonic() - started) * 1000, 1),
             finish_reason=choice.finish_reason,
             tool_calls=calls,
-            response_format=kwargs["response_format"]["type"],
+            response_format=ResponseFormat(kwargs["response_format"]["type"]),
             seed_sent="seed" in kwargs,
             attempts=attempts,
         )
@@ -235,7 +244,9 @@ class ChatClient:
             return False
         text = f"{exc.message} {exc.body}".lower()
         with self._lock:
-            if kwargs["response_format"]["type"] == "json_schema" and any(w in text for w in _FORMAT_WORDS):
+            if kwargs["response_format"]["type"] == ResponseFormat.JSON_SCHEMA and any(
+                w in text for w in _FORMAT_WORDS
+            ):
                 self._json_schema_ok = False
                 return True
             if "seed" in kwargs and "seed" in text:

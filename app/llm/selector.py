@@ -93,7 +93,7 @@ class LiveSelector:
             "latency_ms": done.latency_ms,
             "cached": done.cached,
             "attempts": done.attempts,
-            "response_format": done.response_format,
+            "response_format": done.response_format.value,
             "seed_sent": done.seed_sent,
         }
         if aliases:

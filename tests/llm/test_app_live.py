@@ -70,6 +70,9 @@ class MemorySink:
     def find_sticky(self, number: int) -> int | None:
         return 1 if self.comments else None
 
+    def check_url(self, check_run_id: int) -> str | None:
+        return f"https://github.example/checks/{check_run_id}"
+
     def upsert_comment(self, number: int, body: str, *, report_url: str | None = None) -> tuple[int, bool]:
         self.comments.append(body)
         return 1, len(self.comments) == 1
