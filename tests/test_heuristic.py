@@ -295,5 +295,38 @@ def test_profile_that_is_not_yaml_names_the_line(tmp_path: Path) -> None:
         SyntheticSelector.from_profile(path)
 
 
+def test_malformed_tools_and_requests_do_not_break_selection(selector: SyntheticSelector) -> None:
+    weird = [
+        {"name": "x", "description": None, "inputSchema": None},
+        {"name": "y", "description": ["not", "text"], "inputSchema": {"properties": [1, 2]}},
+        {
+            "name": "set_mode",
+            "description": "Set the mode",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"mode": {"enum": [1, None, "fast"]}, "n": {"type": ["integer", "null"]}},
+                "required": ["mode", "n", 5],
+            },
+        },
+    ]
+    for intent in ("", "   ", "ok " * 3000):
+        assert selector.select(weird, intent).tool == NO_TOOL
+    sel = selector.select(weird, "set the mode to fast with 3 workers")
+    assert sel.tool == "set_mode"
+    assert sel.arguments == {"mode": "fast", "n": 3}
+
+
+def test_profile_hash_follows_the_weights(tmp_path: Path) -> None:
+    data = yaml.safe_load((selectors_dir() / "synthetic.yml").read_text())
+    same = tmp_path / "same.yml"
+    same.write_text(yaml.safe_dump(data))
+    data["decision"]["threshold"] += 0.5
+    changed = tmp_path / "changed.yml"
+    changed.write_text(yaml.safe_dump(data))
+    default = SyntheticSelector.from_profile().info.profile_hash
+    assert SyntheticSelector.from_profile(same).info.profile_hash == default
+    assert SyntheticSelector.from_profile(changed).info.profile_hash != default
+
+
 def test_selectors_folder_is_data_only() -> None:
     assert not list(selectors_dir().glob("*.py"))
