@@ -71,7 +71,8 @@ def _retry_after(response: httpx.Response | None) -> float | None:
     return None
 
 
-def _detail(exc: openai.APIStatusError) -> str:
+def _detail(exc: openai.APIStatusError, *, secret: str = "") -> str:
+    """The endpoint's own message, on one line, shortened, and never repeating the API key."""
     body = exc.body
     if isinstance(body, dict) and isinstance(body.get("message"), str):
         text = body["message"]
@@ -79,7 +80,10 @@ def _detail(exc: openai.APIStatusError) -> str:
         text = str(body["error"].get("message", body))
     else:
         text = exc.message
-    return " ".join(text.split())[:_DETAIL_CHARS]
+    text = " ".join(text.split())
+    if secret and len(secret) >= 4:
+        text = text.replace(secret, "***")
+    return text[:_DETAIL_CHARS]
 
 
 class ChatClient:
@@ -260,21 +264,20 @@ class ChatClient:
     def _retry_wait(self, exc: openai.APIStatusError, attempt: int) -> float:
         """Seconds to wait before the next attempt, or LiveModelError when the call cannot succeed."""
         s, status, where = self.settings, exc.status_code, self.endpoint
+        detail = _detail(exc, secret=str(self.client.api_key or ""))
         if status in (401, 403):
             raise LiveModelError(
-                f"the model endpoint {where} refused the API key ({status}: {_detail(exc)}); check OPENAI_API_KEY"
+                f"the model endpoint {where} refused the API key ({status}: {detail}); check OPENAI_API_KEY"
             ) from exc
-        if status == 404 or (status == 400 and any(w in _detail(exc).lower() for w in _MODEL_WORDS)):
+        if status == 404 or (status == 400 and any(w in detail.lower() for w in _MODEL_WORDS)):
             raise LiveModelError(
-                f"the model endpoint {where} does not know model {self.model!r} ({status}: {_detail(exc)})"
+                f"the model endpoint {where} does not know model {self.model!r} ({status}: {detail})"
             ) from exc
         if status not in _RETRY_STATUS and status < 500:
-            raise LiveModelError(f"the model endpoint {where} rejected the request ({status}: {_detail(exc)})") from exc
+            raise LiveModelError(f"the model endpoint {where} rejected the request ({status}: {detail})") from exc
         if attempt > s.max_retries:
             what = "rate limited" if status == 429 else f"failing with {status}"
-            raise LiveModelError(
-                f"the model endpoint {where} kept {what} after {attempt} attempts ({_detail(exc)})"
-            ) from exc
+            raise LiveModelError(f"the model endpoint {where} kept {what} after {attempt} attempts ({detail})") from exc
         asked = _retry_after(exc.response)
         if asked is not None:
             if asked > s.max_retry_after_s:

@@ -121,7 +121,8 @@ class FakeOpenAI:
 
     def _reply_for(self, path: str, body: dict[str, Any], auth: str) -> Reply:
         if auth != f"Bearer {self.api_key}":
-            return error(401, "Incorrect API key provided.", code="invalid_api_key")
+            # Some gateways echo the key they were given; the client must not repeat it.
+            return error(401, f"Incorrect API key provided: {auth.removeprefix('Bearer ')}.", code="invalid_api_key")
         if path.endswith("/models"):
             return Reply(body={"object": "list", "data": [{"id": m, "object": "model"} for m in self.models]})
         if body.get("model") not in self.models:

@@ -171,3 +171,18 @@ def test_a_200_that_is_no_chat_completion_fails_loudly(
     server.script.append(Reply(body=body))
     with pytest.raises(LiveModelError, match=r"unusable response|without choices|unexpected shape"):
         one(make_selector())
+
+
+def test_the_api_key_never_appears_in_the_reason(
+    server: FakeOpenAI, make_selector: Callable[..., LiveSelector]
+) -> None:
+    server.api_key = "sk-the-real-one"
+    with pytest.raises(LiveModelError) as caught:
+        one(make_selector(extra_env={"OPENAI_API_KEY": "sk-leaked-value"}))
+    assert "sk-leaked-value" not in str(caught.value)
+
+
+def test_credentials_in_the_base_url_stay_out_of_reports_and_keys() -> None:
+    from app.llm.factory import public_endpoint
+
+    assert public_endpoint("https://user:pw@gw.example:8443/v1/?token=abc#x") == "https://gw.example:8443/v1"
