@@ -157,7 +157,8 @@ def _metrics(pairs: Sequence[tuple[LabeledCase, Selection]]) -> Metrics:
                 m.wrong_tool += 1
             continue
         tool = next(t for t in case.tools if t.get("name") == case.expected)
-        schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {"type": "object"}
+        declared = tool.get("inputSchema")
+        schema: dict[str, Any] = declared if isinstance(declared, dict) else {"type": "object"}
         check = check_arguments(schema, sel.arguments, _acceptable(case.expected_arguments))
         m.arguments.checked += 1
         m.arguments.valid += check.valid

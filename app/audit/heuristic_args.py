@@ -184,10 +184,12 @@ def _string_for(
             value = format_time(value, param.description)
         return value, 1.0
     # Text introduced by the parameter's own words ("titled 'X'", "directed by X") goes to it first.
-    for texts in (quoted, propers):
-        pick = next((i for i, item in enumerate(texts) if item[1] & param.stems), None)
-        if pick is not None:
-            return texts.pop(pick)[0], 1.0
+    pick = next((i for i, (_, context) in enumerate(quoted) if context & param.stems), None)
+    if pick is not None:
+        return quoted.pop(pick)[0], 1.0
+    pick = next((i for i, (_, context, _) in enumerate(propers) if context & param.stems), None)
+    if pick is not None:
+        return propers.pop(pick)[0], 1.0
     if param.stems & _PLACE_PARAMS:
         pick = next((i for i, item in enumerate(propers) if item[2] in _PLACE_WORDS), None)
         if pick is not None:

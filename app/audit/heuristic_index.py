@@ -75,6 +75,18 @@ class ToolDoc:
     params: list[Param] = field(default_factory=list)
 
 
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _declared_type(spec: dict[str, Any]) -> str:
     kind = spec.get("type")
     if isinstance(kind, list):
@@ -89,9 +101,9 @@ def _params(schema: Any) -> list[Param]:
     out: list[Param] = []
     for pname, spec in schema["properties"].items():
         spec = spec if isinstance(spec, dict) else {}
-        items = spec.get("items") if isinstance(spec.get("items"), dict) else {}
-        enum = spec.get("enum") if isinstance(spec.get("enum"), list) else []
-        desc = spec.get("description") if isinstance(spec.get("description"), str) else ""
+        items = _dict(spec.get("items"))
+        enum = _list(spec.get("enum"))
+        desc = _str(spec.get("description"))
         out.append(
             Param(
                 name=pname,
@@ -125,10 +137,10 @@ def analyse_tool(tool: dict[str, Any], profile: Profile, *, kinds: dict[str, str
 
     name = str(tool.get("name") or "")
     name_stems = analysed_stems(name)
-    title = tool.get("title") if isinstance(tool.get("title"), str) else ""
+    title = _str(tool.get("title"))
     add(name_stems, weights.name)
     add(analysed_stems(title), weights.name)
-    description = tool.get("description") if isinstance(tool.get("description"), str) else ""
+    description = _str(tool.get("description"))
     boundary: set[str] = set()
     excluded: set[str] = set()
     for sentence in _SENTENCE.split(description):
