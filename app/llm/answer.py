@@ -61,6 +61,8 @@ def selection_from_answer(
         why = str(exc)
         if finish_reason == "length":
             why = f"{why} (the answer was cut at max_tokens)"
+        elif finish_reason == "content_filter":
+            why = f"{why} (the endpoint's content filter stopped the answer)"
         return Selection(tool="", raw=raw, usage=usage, error=why)
     name, arguments = value.get("tool"), value.get("arguments", {})
     if not isinstance(name, str) or not name or not isinstance(arguments, dict):

@@ -21,7 +21,7 @@ from app.llm.profiles import LiveSettings, NamedSchema
 _RETRY_STATUS = frozenset({408, 409, 429})
 # Words in a 400/422 body that say the endpoint does not take a parameter we can do without.
 _FORMAT_WORDS = ("response_format", "json_schema")
-_MODEL_WORDS = ("model_not_found", "does not exist", "not found", "unknown model", "no such model")
+_MODEL_WORDS = ("model_not_found", "does not exist", "not found", "unknown model", "no such model", "invalid model")
 _DETAIL_CHARS = 300
 
 
