@@ -15,8 +15,10 @@ Public API (stable; the audit, diff and suggest commands call it for source file
   (dependency, build and dot folders skipped) in sorted order. With `globs`, a file is read only when its
   `/`-separated path relative to `root` (else relative to the folder given) matches one glob: fnmatch-style,
   `*` and `?` within one path segment, `**` across segments (`src/**/*.py` also matches `src/a.py`).
-  FastMCP `mount(sub, namespace=...)` prefixes are applied across the Python files read together; Go files see
-  the constants and mcp-go option helpers (`func WithPagination() mcp.ToolOption`) of their package folder.
+  FastMCP `mount(sub, namespace=...)` prefixes are applied across the Python files read together.
+- Values defined in other files are read (never run) where the language says where they are: TS/JS constants
+  and zod schemas of relatively imported modules (`import { X } from "./schemas.js"`, `import * as s`), and
+  the constants and mcp-go option helpers (`func WithPagination() mcp.ToolOption`) of a Go package folder.
 
 Nothing is imported, executed, compiled or built: Python is parsed with `ast.parse`, the others with tree-sitter.
 """
@@ -32,6 +34,7 @@ from app.extract.common import FileResult, Language
 from app.extract.go_package import GoPackage, index_package
 from app.extract.paths import apply_cross_file_mounts, matches, walk
 from app.extract.python_source import extract_python
+from app.extract.ts_modules import Modules
 
 __all__ = ["Language", "detect_language", "extract_file", "extract_paths", "is_source_file"]
 
@@ -73,9 +76,9 @@ def is_source_file(path: Path) -> bool:
 def extract_file(
     path: Path, *, display_name: str | None = None, text: str | None = None, language: str | None = None
 ) -> ToolSet:
-    """The tools one source file defines (see the module docstring). This file only: Go helpers and constants
-    of sibling files are used by `extract_paths`, which reads each package folder once."""
-    result = _extract(path, display_name=display_name, text=text, language=language)
+    """The tools one source file defines (see the module docstring). Tools come from this file only; values
+    may come from the files it names: relatively imported TS/JS modules and the other files of its Go package."""
+    result = _extract(path, display_name=display_name, text=text, language=language, context=_Context())
     return _toolset([result])
 
 
@@ -83,7 +86,7 @@ def extract_paths(paths: Sequence[Path], *, root: Path | None = None, globs: Seq
     """The tools of several files and folders, in path order then source order (see the module docstring)."""
     results: list[FileResult] = []
     seen: set[Path] = set()
-    packages: dict[Path, GoPackage] = {}
+    context = _Context()
     for given in paths:
         if not given.exists():
             raise DefinitionError("no such file or folder", file=str(given))
@@ -99,17 +102,29 @@ def extract_paths(paths: Sequence[Path], *, root: Path | None = None, globs: Seq
                 continue
             seen.add(file.resolve())
             display = relative if root is not None else str(file)
-            package = None
-            if file.suffix == ".go":
-                folder = file.resolve().parent
-                package = packages.get(folder) or packages.setdefault(folder, index_package(folder))
-            results.append(_extract(file, display_name=display, text=None, language=None, package=package))
+            results.append(_extract(file, display_name=display, text=None, language=None, context=context))
     apply_cross_file_mounts(results)
     return _toolset(results)
 
 
+class _Context:
+    """What one extraction run reads once: Go package folders and imported TS/JS modules."""
+
+    def __init__(self) -> None:
+        self.packages: dict[Path, GoPackage] = {}
+        self.modules = Modules()
+
+    def package(self, file: Path) -> GoPackage | None:
+        if not file.exists():
+            return None
+        folder = file.resolve().parent
+        if folder not in self.packages:
+            self.packages[folder] = index_package(folder)
+        return self.packages[folder]
+
+
 def _extract(
-    path: Path, *, display_name: str | None, text: str | None, language: str | None, package: GoPackage | None = None
+    path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context
 ) -> FileResult:
     display = display_name if display_name is not None else str(path)
     if text is None:
@@ -128,12 +143,13 @@ def _extract(
         from app.extract.paths import mcp_go_lists_empty_required
 
         empty_required = mcp_go_lists_empty_required(path) if path.exists() else True
-        return extract_go(text, file=display, empty_required=empty_required, package=package)
+        return extract_go(text, file=display, empty_required=empty_required, package=context.package(path))
     from app.extract.paths import zod_is_v4
     from app.extract.ts_source import extract_ts
 
     zod4 = zod_is_v4(path) if path.exists() else None
-    return extract_ts(text, file=display, language=kind, zod4=zod4)
+    modules = context.modules.loader(path.resolve()) if path.exists() else None
+    return extract_ts(text, file=display, language=kind, zod4=zod4, modules=modules)
 
 
 def _read(path: Path, display: str) -> str:

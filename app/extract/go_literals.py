@@ -79,7 +79,8 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
     except Unresolved as exc:
         result.unresolved("the name of an mcp.Tool literal", exc)
         return
-    draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=span(scope.resolve(fields["Name"])))
+    name_lines = scope.lines(fields["Name"], or_reference=True)
+    draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=name_lines)
     for key, value in fields.items():
         out_key = _TOOL_KEYS.get(key)
         if out_key is None or key == "Name":
@@ -101,7 +102,7 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
                 if val not in ("", None) or key not in {"Title", "Description"}:
                     draft.fields[out_key] = val
             if key == "Description":
-                draft.description_lines = span(scope.resolve(value))
+                draft.description_lines = scope.lines(value)
         except Unresolved as exc:
             result.unresolved(f"`{key}` of tool `{name}`", exc, tool=name)
     schema = scope.resolve(fields["InputSchema"]) if "InputSchema" in fields else None
@@ -144,4 +145,6 @@ def _schema_lines(node: Node, scope: GoScope, draft: Draft) -> None:
             inner = inner.child_by_field_name("body") or inner if inner.type != "literal_value" else inner
             for field, _fk, fvalue in scope.fields(inner) if inner.type == "literal_value" else []:
                 if field in {"Description", "description"}:
-                    draft.parameter_lines[pname] = span(scope.resolve(fvalue))
+                    where = scope.lines(fvalue)
+                    if where is not None:
+                        draft.parameter_lines[pname] = where

@@ -129,7 +129,7 @@ def _new_tool(
     except Unresolved as exc:
         result.unresolved("the name of an mcp.NewTool(...)", exc)
         return
-    draft = Draft(name=name, fields={}, tool_lines=span(call), name_lines=span(scope.resolve(args[0])))
+    draft = Draft(name=name, fields={}, tool_lines=span(call), name_lines=scope.lines(args[0], or_reference=True))
     props: dict[str, Any] = {}
     required: list[str] = []
     annotations: dict[str, Any] = dict(MCP_GO_DEFAULT_ANNOTATIONS)
@@ -144,7 +144,7 @@ def _new_tool(
         try:
             if opt == "WithDescription":
                 draft.fields["description"] = scope.string(_args(option)[0])
-                draft.description_lines = span(scope.resolve(_args(option)[0]))
+                draft.description_lines = scope.lines(_args(option)[0])
             elif opt == "WithToolTitle":
                 draft.fields["title"] = scope.string(_args(option)[0])
             elif opt in _PARAM_TYPES:
@@ -214,6 +214,8 @@ def _property_option(prop_opt: Node, pname: str, schema: dict[str, Any], scope: 
     elif opt in _PROP_KEYS and values:
         schema[_PROP_KEYS[opt]] = scope.value(values[0])
         if opt == "Description":
-            draft.parameter_lines[pname] = span(scope.resolve(values[0]))
+            where = scope.lines(values[0])
+            if where is not None:  # None: the option comes from a helper in another file
+                draft.parameter_lines[pname] = where
     else:
         raise fail(prop_opt, f"the property option `{short(prop_opt)}` of `{pname}`")

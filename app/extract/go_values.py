@@ -9,8 +9,9 @@ from typing import Any
 
 from tree_sitter import Node
 
+from app.audit.models import LineRange
 from app.extract.common import Unresolved
-from app.extract.treesitter import fail, short, text, unescape
+from app.extract.treesitter import fail, local_span, short, text, unescape
 
 # jsonschema.Schema (google/jsonschema-go) and mcp-go ToolInputSchema fields -> JSON keys.
 SCHEMA_FIELDS = {
@@ -55,6 +56,7 @@ class GoScope:
     """Package-level `const`/`var` declarations of one file."""
 
     def __init__(self, root: Node) -> None:
+        self.root = root
         self.nodes: dict[str, Node] = {}
         for decl in root.named_children:
             if decl.type not in {"const_declaration", "var_declaration"}:
@@ -66,6 +68,13 @@ class GoScope:
                 exprs = [v for v in values.named_children] if values is not None else []
                 for name, value in zip(names, exprs, strict=False):
                     self.nodes[text(name)] = value
+
+    def lines(self, node: Node, *, or_reference: bool = False) -> LineRange | None:
+        """Where the value of `node` is written in this file (None when another file holds it); with
+        `or_reference`, the reference itself when the value lives elsewhere."""
+        if or_reference:
+            return local_span(self.root, self.resolve(node), node)
+        return local_span(self.root, self.resolve(node))
 
     def resolve(self, node: Node) -> Node:
         seen: set[str] = set()

@@ -53,6 +53,17 @@ def span(node: Node) -> LineRange:
     return LineRange(start=node.start_point[0] + 1, end=node.end_point[0] + 1)
 
 
+def local_span(root: Node, *nodes: Node) -> LineRange | None:
+    """The lines of the first node that lies in `root`'s tree (values may come from other files)."""
+    for node in nodes:
+        top = node
+        while top.parent is not None:
+            top = top.parent
+        if top == root:
+            return span(node)
+    return None
+
+
 def fail(node: Node, why: str) -> Unresolved:
     return Unresolved(why, line=node.start_point[0] + 1, end_line=node.end_point[0] + 1)
 

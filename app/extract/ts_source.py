@@ -10,7 +10,7 @@ from tree_sitter import Node
 from app.audit.models import LineRange
 from app.extract.common import Draft, FileResult, Language, Unresolved
 from app.extract.treesitter import captures, fail, parser, span, text
-from app.extract.ts_values import Scope
+from app.extract.ts_values import ModuleLoader, Scope
 from app.extract.zod import Zod
 
 _REGISTER = {"registerTool", "registerToolTask", "tool"}
@@ -26,14 +26,17 @@ _EXECUTION = {"taskSupport": "forbidden"}
 _PLAIN_FIELDS = ("title", "annotations", "_meta", "icons")
 
 
-def extract_ts(text_: str, *, file: str, language: Language, zod4: bool | None = None) -> FileResult:
-    """Tools defined in one TS/JS file. `zod4` (from the package.json) picks the zod flavour; None: the import."""
+def extract_ts(
+    text_: str, *, file: str, language: Language, zod4: bool | None = None, modules: ModuleLoader | None = None
+) -> FileResult:
+    """Tools defined in one TS/JS file. `zod4` (from the package.json) picks the zod flavour; None: the import.
+    `modules` loads the constants of relatively imported files."""
     result = FileResult(file=file, language=language)
     grammar = "tsx" if file.endswith(".tsx") else "javascript" if language is Language.JAVASCRIPT else "typescript"
     tree = parser(grammar).parse(text_.encode("utf-8"))
     if zod4 is None:
         zod4 = not re.search(r"""from\s+["']zod/v3["']""", text_)
-    scope = Scope(tree.root_node, language=grammar)
+    scope = Scope(tree.root_node, language=grammar, modules=modules)
     reader = _Reader(scope, result, zod4=zod4)
     found = captures(grammar, _CANDIDATES, tree.root_node)
     # Calls first: a registerTool config object is claimed before it could be read as a tool literal.
@@ -76,7 +79,8 @@ class _Reader:
             if self.scope.resolve(args[0]).type in {"string", "template_string"} or method != "tool":
                 self.result.unresolved(f"the name of a tool registered with `.{method}()`", exc)
             return
-        draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=span(self.scope.resolve(args[0])))
+        name_lines = self.scope.lines(args[0], or_reference=True)
+        draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=name_lines)
         if method != "tool":
             self._config(draft, args[1])
         else:
@@ -133,7 +137,8 @@ class _Reader:
         except Unresolved as exc:
             self.result.unresolved("the name of a tool object literal", exc)
             return
-        draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=span(self.scope.resolve(pairs["name"])))
+        name_lines = self.scope.lines(pairs["name"], or_reference=True)
+        draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=name_lines)
         self._plain(draft, pairs, ("title",))
         if "description" in pairs:
             self._description(draft, pairs["description"])
@@ -146,7 +151,7 @@ class _Reader:
     def _description(self, draft: Draft, node: Node) -> None:
         try:
             draft.fields["description"] = self.scope.string(node)
-            draft.description_lines = span(self.scope.resolve(node))
+            draft.description_lines = self.scope.lines(node)
         except Unresolved as exc:
             self.result.unresolved(f"the description of tool `{draft.name}`", exc, tool=draft.name)
 
@@ -237,7 +242,7 @@ def _describe_lines(scope: Scope, node: Node) -> LineRange | None:
             return None
         args = (current.child_by_field_name("arguments") or current).named_children
         if text(func.child_by_field_name("property") or func) == "describe" and args:
-            return span(scope.resolve(args[0]))
+            return scope.lines(args[0])
         current = func.child_by_field_name("object")  # type: ignore[assignment]
     return None
 
@@ -246,7 +251,7 @@ def _json_description(scope: Scope, node: Node) -> LineRange | None:
     try:
         for key, _kn, value in scope.pairs(node):
             if key == "description":
-                return span(scope.resolve(value))
+                return scope.lines(value)
     except Unresolved:
         return None
     return None

@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tree_sitter import Node
 
+from app.audit.models import LineRange
 from app.extract.common import Unresolved
-from app.extract.treesitter import captures, fail, short, string_children, text
+from app.extract.treesitter import captures, fail, local_span, short, string_children, text
 
 # Wrappers that do not change a value: `(x)`, `x as T`, `x satisfies T`, `x!`.
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression"}
 
 
 _DECLARATIONS = "(variable_declarator name: (identifier) value: (_)) @v"
+_IMPORTS = "(import_statement source: (string)) @import"
+# Loads a relative module ("./schemas.js") and returns its top-level constants (or None when not found).
+ModuleLoader = Callable[[str], "dict[str, Node] | None"]
 
 
 class Scope:
     """`const NAME = <expr>` declarations of one file: top-level ones, else ones declared exactly once anywhere."""
 
-    def __init__(self, root: Node, *, language: str = "typescript") -> None:
+    def __init__(
+        self, root: Node, *, language: str = "typescript", modules: ModuleLoader | None = None
+    ) -> None:
+        self.root = root
         self.nodes: dict[str, Node] = {}
+        self.namespaces: dict[str, dict[str, Node]] = {}
         counts: dict[str, int] = {}
         anywhere: dict[str, Node] = {}
         for node in captures(language, _DECLARATIONS, root).get("v", []):
@@ -35,7 +44,43 @@ class Scope:
         for key, value in anywhere.items():
             if key not in self.nodes and counts[key] == 1:
                 self.nodes[key] = value
+        if modules is not None:
+            self._imports(root, language, modules)
         self._busy: set[str] = set()
+
+    def _imports(self, root: Node, language: str, modules: ModuleLoader) -> None:
+        """Constants imported from relative modules (`import { A as B } from "./x.js"`, `import * as ns`)."""
+        own = set(self.nodes)
+        for statement in captures(language, _IMPORTS, root).get("import", []):
+            source = statement.child_by_field_name("source")
+            spec = string_children(source) if source is not None else ""
+            if not spec.startswith("."):
+                continue
+            foreign = modules(spec)
+            if not foreign:
+                continue
+            for name, node in foreign.items():  # their own helpers, for names used inside imported values
+                self.nodes.setdefault(name, node)
+            for clause in statement.named_children:
+                if clause.type != "import_clause":
+                    continue
+                for part in clause.named_children:
+                    if part.type == "namespace_import" and part.named_children:
+                        self.namespaces[text(part.named_children[-1])] = foreign
+                    elif part.type == "named_imports":
+                        for spec_node in part.named_children:
+                            name_node = spec_node.child_by_field_name("name")
+                            alias = spec_node.child_by_field_name("alias") or name_node
+                            known = name_node is not None and alias is not None and text(name_node) in foreign
+                            if known and text(alias) not in own:  # type: ignore[arg-type]
+                                self.nodes[text(alias)] = foreign[text(name_node)]  # type: ignore[arg-type]
+
+    def lines(self, node: Node, *, or_reference: bool = False) -> LineRange | None:
+        """Where the value of `node` is written in this file (None when another file holds it); with
+        `or_reference`, the reference itself when the value lives elsewhere."""
+        if or_reference:
+            return local_span(self.root, self.resolve(node), node)
+        return local_span(self.root, self.resolve(node))
 
     def resolve(self, node: Node) -> Node:
         """Follow identifiers and transparent wrappers to the expression that defines the value."""
@@ -46,6 +91,12 @@ class Scope:
             elif node.type == "identifier" and text(node) in self.nodes and text(node) not in seen:
                 seen.add(text(node))
                 node = self.nodes[text(node)]
+            elif node.type == "member_expression" and self.namespaces:
+                obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+                found = self.namespaces.get(text(obj)) if obj is not None and obj.type == "identifier" else None
+                if found is None or prop is None or text(prop) not in found:
+                    return node
+                node = found[text(prop)]
             else:
                 return node
 
@@ -121,11 +172,25 @@ class Scope:
             elif child.type == "shorthand_property_identifier":
                 out.append((text(child), child, child))
             elif child.type == "spread_element":
-                out.extend(self.pairs(child.named_children[0]))
+                out.extend(self.pairs(self.shape_of(child.named_children[0])))
             elif child.type == "method_definition":
                 name = child.child_by_field_name("name")
                 out.append((text(name) if name else "", child, child))
         return out
+
+    def shape_of(self, node: Node) -> Node:
+        """The object literal behind `X.shape` or `z.object({...})` (zod shapes spread into others); else `node`."""
+        target = self.resolve(node)
+        if target.type == "member_expression" and text(target.child_by_field_name("property") or target) == "shape":
+            target = self.resolve(target.child_by_field_name("object"))  # type: ignore[arg-type]
+        if target.type == "call_expression" and text(target.child_by_field_name("function") or target).endswith(
+            ".object"
+        ):
+            arguments = target.child_by_field_name("arguments") or target
+            args = [a for a in arguments.named_children if a.type != "comment"]
+            if args:
+                return self.resolve(args[0])
+        return target
 
     def key(self, pair: Node) -> str:
         key = pair.child_by_field_name("key")

@@ -137,6 +137,11 @@ class Zod:
             if name == "date":
                 schema["format"] = "date-time"
             return Prop(schema)
+        if name == "preprocess" and len(args) == 2:
+            # Listed as the schema values are checked against; its input accepts anything, so it is not required.
+            inner = self.prop(args[1], output=output)
+            inner.optional = inner.optional or (self.zod4 and not output)
+            return inner
         if name in {"any", "unknown"}:
             return Prop({})
         if name in _FORMATS and self.zod4:  # zod 4 top-level formats: z.email(), z.url()

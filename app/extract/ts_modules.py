@@ -1,0 +1,55 @@
+"""Relative imports of TypeScript/JavaScript files: the constants a `./schemas.js` module declares (read, never run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tree_sitter import Node, Tree
+
+from app.extract.treesitter import parser
+from app.extract.ts_values import Scope
+
+# How deep imports are followed (a.ts imports b.ts, which imports c.ts): enough for schema modules.
+MAX_DEPTH = 3
+_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx")
+
+
+class Modules:
+    """Parses imported modules once per extraction run; `loader(file)` gives the ModuleLoader of one file."""
+
+    def __init__(self) -> None:
+        self._cache: dict[Path, dict[str, Node] | None] = {}
+        self._trees: list[Tree] = []  # keeps the nodes' trees alive
+
+    def loader(self, importer: Path, depth: int = 0):  # type: ignore[no-untyped-def]
+        def load(spec: str) -> dict[str, Node] | None:
+            target = _resolve(importer.parent, spec)
+            if target is None or depth >= MAX_DEPTH:
+                return None
+            if target not in self._cache:
+                self._cache[target] = None  # an import cycle sees nothing rather than looping
+                self._cache[target] = self._read(target, depth + 1)
+            return self._cache[target]
+
+        return load
+
+    def _read(self, path: Path, depth: int) -> dict[str, Node] | None:
+        try:
+            source = path.read_bytes()
+        except OSError:
+            return None
+        grammar = "tsx" if path.suffix in {".tsx", ".jsx"} else "javascript" if path.suffix in {
+            ".js", ".mjs", ".cjs"} else "typescript"
+        tree = parser(grammar).parse(source)
+        self._trees.append(tree)
+        return Scope(tree.root_node, language=grammar, modules=self.loader(path, depth)).nodes
+
+
+def _resolve(folder: Path, spec: str) -> Path | None:
+    """`./x.js` -> x.ts (TypeScript's ESM convention), x.js, or x/index.ts."""
+    base = (folder / spec).resolve()
+    stem = base.with_suffix("") if base.suffix in _SUFFIXES else base
+    for candidate in [*(stem.with_suffix(s) for s in _SUFFIXES), *(stem / f"index{s}" for s in _SUFFIXES)]:
+        if candidate.is_file():
+            return candidate
+    return None
