@@ -80,6 +80,18 @@ def test_argument_checks_count_valid_and_failed_checks() -> None:
     assert m.arguments.share_valid == round(1 / 3, 4)
 
 
+def test_selector_errors_count_wrong_but_apart() -> None:
+    cases = {c.id: c for c in load_cases(SMALL)}
+    answers = {
+        cases["fx_weather_1"].intent: Selection(tool=NO_TOOL, error="timeout"),
+        cases["fx_none_1"].intent: Selection(tool=NO_TOOL, error="bad answer"),
+    }
+    m = evaluate(Scripted(answers), [SMALL]).overall
+    assert m.errors == 2
+    assert (m.no_tool_correct, m.false_calls) == (3, 0)
+    assert (m.false_abstentions, m.wrong_tool) == (3, 0)
+
+
 def test_synthetic_selector_on_the_fixture() -> None:
     report = evaluate(SyntheticSelector.from_profile(), [SMALL], per_file=True)
     assert report.overall.accuracy == 1.0

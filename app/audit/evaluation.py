@@ -46,10 +46,12 @@ class Metrics(BaseModel):
     tool_cases: int = 0
     tool_correct: int = 0
     tool_accuracy: float | None = None
-    # Ways of being wrong: a call where NO_TOOL was expected, NO_TOOL where a call was, the wrong tool.
+    # Ways of being wrong: a call where NO_TOOL was expected, NO_TOOL where a call was, the wrong tool,
+    # and answers the selector could not give (a live model's failure; counted wrong, in none of the others).
     false_calls: int = 0
     false_abstentions: int = 0
     wrong_tool: int = 0
+    errors: int = 0
     arguments: ArgumentMetrics = Field(default_factory=ArgumentMetrics)
 
 
@@ -143,17 +145,18 @@ def _metrics(pairs: Sequence[tuple[LabeledCase, Selection]]) -> Metrics:
     for case, sel in pairs:
         right = sel.error is None and sel.tool == case.expected
         m.correct += right
+        m.errors += sel.error is not None
         if case.expected == NO_TOOL:
             m.no_tool_cases += 1
             m.no_tool_correct += right
-            m.false_calls += not right
+            m.false_calls += not right and sel.error is None
             continue
         m.tool_cases += 1
         m.tool_correct += right
         if not right:
-            if sel.tool == NO_TOOL or sel.error is not None:
+            if sel.error is None and sel.tool == NO_TOOL:
                 m.false_abstentions += 1
-            else:
+            elif sel.error is None:
                 m.wrong_tool += 1
             continue
         tool = next(t for t in case.tools if t.get("name") == case.expected)
