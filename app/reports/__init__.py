@@ -1,0 +1,1 @@
+"""Stored audit reports: redacted exports under unguessable ids with retention, signed links, rate limits."""
