@@ -33,7 +33,10 @@ def test_request_carries_temperature_zero_seed_the_tools_and_the_text(
     assert sent["seed"] == 7
     assert sent["model"] == "fake-model"
     # Byte for byte after the documented mapping (name or alias, description, parameters = inputSchema).
-    assert json.dumps(sent["tools"], sort_keys=True) == json.dumps(map_tools(TOOLS).tools, sort_keys=True)
+    assert json.dumps(sent["tools"]) == json.dumps(map_tools(TOOLS).tools)  # key order included
+    for function_tool, mcp_tool in zip(sent["tools"], TOOLS, strict=True):
+        assert json.dumps(function_tool["function"]["parameters"]) == json.dumps(mcp_tool["inputSchema"])
+        assert function_tool["function"]["description"] == mcp_tool["description"]
     assert sent["tool_choice"] == "none"
     assert sent["messages"][-1] == {"role": "user", "content": intent}
     assert sent["messages"][0]["role"] == "system" and "NO_TOOL" in sent["messages"][0]["content"]
