@@ -117,18 +117,39 @@ def build_live_selector(
     )
 
 
-def estimate_audit(*, cases: int, tools_json_chars: int, repeats: int, profile: LiveProfile | None = None) -> Estimate:
+def estimate_audit(
+    *,
+    cases: int,
+    tools_json_chars: int,
+    repeats: int,
+    generated_tools: int = 0,
+    per_tool: int = 0,
+    negatives: bool = True,
+    profile: LiveProfile | None = None,
+) -> Estimate:
     """Calls and approximate tokens of an audit of `cases` over a tool listing of `tools_json_chars`
-    characters, with up to `repeats` confirmation re-runs per case, before the cache is consulted."""
+    characters, with up to `repeats` confirmation re-runs per case (the worst case: every case flips),
+    before the cache is consulted. With `generated_tools` > 0, the model case generator's calls are added:
+    one generation call per tool (and one for off-topic requests), one validation call per generated case.
+    `cases` should then count the selection runs of the generated cases as well."""
     profile = profile or load_profile()
-    calls = cases * max(1, 1 + max(0, repeats))
+    selection_calls = cases * (1 + max(0, repeats))
     prompt_chars = tools_json_chars + len(profile.system_prompt)
     # The intent is short next to the tools; 30 tokens is a typical request.
     per_call_prompt = math.ceil(prompt_chars / CHARS_PER_TOKEN) + _CALL_OVERHEAD_TOKENS + 30
     # Typical answers (name, a few arguments, one sentence) are ~80 tokens; max_tokens is the ceiling.
     per_call_completion = min(80, profile.settings.max_tokens)
-    return Estimate(
-        calls=calls,
-        approx_prompt_tokens=calls * per_call_prompt,
-        approx_completion_tokens=calls * per_call_completion,
-    )
+    prompt = selection_calls * per_call_prompt
+    completion = selection_calls * per_call_completion
+    calls = selection_calls
+    if generated_tools > 0 and per_tool > 0:
+        generation_calls = generated_tools + (1 if negatives else 0)
+        generated_cases = generated_tools * per_tool + ((generated_tools + per_tool) if negatives else 0)
+        listing = math.ceil(tools_json_chars / CHARS_PER_TOKEN) + _CALL_OVERHEAD_TOKENS
+        generation_prompt = listing + math.ceil(len(profile.generation_system + profile.positive_prompt) / 4)
+        validation_prompt = listing + math.ceil(len(profile.validation_system + profile.validation_prompt) / 4) + 30
+        calls += generation_calls + generated_cases
+        prompt += generation_calls * generation_prompt + generated_cases * validation_prompt
+        # About 30 tokens per written request; validation answers are short.
+        completion += generation_calls * min(30 * per_tool, profile.settings.max_tokens) + generated_cases * 40
+    return Estimate(calls=calls, approx_prompt_tokens=prompt, approx_completion_tokens=completion)

@@ -123,3 +123,16 @@ def test_max_tokens_cut_is_explained(server: FakeOpenAI, make_selector: Callable
     server.script.append(completion('{"tool": "NO_TOOL", "argu', finish="length"))
     (sel,) = make_selector().select_many([SelectionRequest(tools=TOOLS, intent="hi")])
     assert sel.error is not None and "cut at max_tokens" in sel.error
+
+
+def test_estimate_counts_generation_and_validation_calls_like_the_generator_makes() -> None:
+    # 3 tools x 2 phrasings: 3 generation calls + 1 off-topic call; 6 + 3 near-miss + 2 off-topic validations
+    # (the same counts test_generation.py observes on the wire).
+    base = estimate_audit(cases=11, tools_json_chars=4000, repeats=0)
+    with_generation = estimate_audit(cases=11, tools_json_chars=4000, repeats=0, generated_tools=3, per_tool=2)
+    assert with_generation.calls - base.calls == 4 + 11
+    assert with_generation.approx_prompt_tokens > base.approx_prompt_tokens
+    without_negatives = estimate_audit(
+        cases=6, tools_json_chars=4000, repeats=0, generated_tools=3, per_tool=2, negatives=False
+    )
+    assert without_negatives.calls == 6 + 3 + 6
