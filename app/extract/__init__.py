@@ -16,7 +16,8 @@ Public API (stable; the audit, diff and suggest commands call it for source file
   `/`-separated path relative to `root` (else relative to the folder given) matches one glob: fnmatch-style,
   `*` and `?` within one path segment, `**` across segments (`src/**/*.py` also matches `src/a.py`).
   FastMCP `mount(sub, namespace=...)` prefixes are applied across the Python files read together.
-- Values defined in other files are read (never run) where the language says where they are: TS/JS constants
+- Values defined in other files are read (never run) where the language says where they are: Python constants
+  of modules imported with `from <module> import NAME` (relative, or found above the file), TS/JS constants
   and zod schemas of relatively imported modules (`import { X } from "./schemas.js"`, `import * as s`), and
   the constants and mcp-go option helpers (`func WithPagination() mcp.ToolOption`) of a Go package folder.
 
@@ -33,6 +34,7 @@ from app.errors import DefinitionError
 from app.extract.common import FileResult, Language
 from app.extract.go_package import GoPackage, index_package
 from app.extract.paths import apply_cross_file_mounts, matches, walk
+from app.extract.python_modules import PyModules
 from app.extract.python_source import extract_python
 from app.extract.ts_modules import Modules
 
@@ -113,6 +115,7 @@ class _Context:
     def __init__(self) -> None:
         self.packages: dict[Path, GoPackage] = {}
         self.modules = Modules()
+        self.py_modules = PyModules()
 
     def package(self, file: Path) -> GoPackage | None:
         if not file.exists():
@@ -137,7 +140,8 @@ def _extract(
     except ValueError:
         raise DefinitionError(f"unknown source language {lang!r}", file=display) from None
     if kind is Language.PYTHON:
-        return extract_python(text, file=display)
+        py_modules = context.py_modules.loader(path.resolve()) if path.exists() else None
+        return extract_python(text, file=display, modules=py_modules)
     if kind is Language.GO:
         from app.extract.go_source import extract_go
         from app.extract.paths import mcp_go_lists_empty_required

@@ -44,10 +44,11 @@ class LiteralReader:
             if value is not None:
                 draft.fields[kw.arg] = value
             if kw.arg == "description":
-                draft.description_lines = node_lines(self.constants.source_node(kw.value))
+                draft.description_lines = self.constants.text_lines(kw.value)
         schema_node = keyword(call, "inputSchema")
         if schema_node is not None:
-            draft.parameter_lines.update(self._parameter_lines(schema_node))
+            found = self._parameter_lines(schema_node)
+            draft.parameter_lines.update({k: v for k, v in found.items() if v is not None})
         return draft
 
     def _parameter_lines(self, node: ast.expr) -> dict[str, Any]:
@@ -62,14 +63,14 @@ class LiteralReader:
                         if isinstance(sub, ast.Call) and (dotted(sub.func) or "").endswith("Field"):
                             desc = keyword(sub, "description")
                             if desc is not None:
-                                out[stmt.target.id] = node_lines(self.constants.source_node(desc))
+                                out[stmt.target.id] = self.constants.text_lines(desc)
             return out
         props = _dict_get(self.constants.source_node(node), "properties")
         if isinstance(props, ast.Dict):
             for key, value in zip(props.keys, props.values, strict=True):
                 desc = _dict_get(self.constants.source_node(value), "description") if key is not None else None
                 if isinstance(key, ast.Constant) and isinstance(key.value, str) and desc is not None:
-                    out[key.value] = node_lines(self.constants.source_node(desc))
+                    out[key.value] = self.constants.text_lines(desc)
         return out
 
     def _value(self, node: ast.expr) -> tuple[Any, list[Unresolved]]:

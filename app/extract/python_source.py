@@ -9,7 +9,7 @@ from app.extract.common import Draft, FileResult, Language, Unresolved, lines
 from app.extract.python_docstrings import parse_docstring
 from app.extract.python_lowlevel import LiteralReader
 from app.extract.python_types import TypeReader
-from app.extract.python_values import Constants, dotted, keyword, node_lines, statements, walk
+from app.extract.python_values import Constants, ModuleLoader, dotted, keyword, node_lines, statements, walk
 
 # Parameter annotations FastMCP injects rather than lists.
 _INJECTED = {"Context", "FastMCPContext", "RequestContext"}
@@ -29,25 +29,26 @@ _CONTENT_TYPES = {
 }
 
 
-def extract_python(text: str, *, file: str) -> FileResult:
-    """Tools defined in one Python file; unreadable parts become TC090 findings."""
+def extract_python(text: str, *, file: str, modules: ModuleLoader | None = None) -> FileResult:
+    """Tools defined in one Python file; unreadable parts become TC090 findings. `modules` reads the constants
+    of modules it imports from."""
     result = FileResult(file=file, language=Language.PYTHON)
     try:
         tree = ast.parse(text)
     except SyntaxError as exc:
         result.findings.append(_syntax_finding(exc, file))
         return result
-    reader = _Reader(tree, result)
+    reader = _Reader(tree, result, modules=modules)
     # Calls matter only for Tool(...) literals and mounts; without them, statements alone are walked (faster).
     reader.run(calls=any(marker in text for marker in ("Tool(", "mount(", "import_server(")))
     return result
 
 
 class _Reader:
-    def __init__(self, tree: ast.Module, result: FileResult) -> None:
+    def __init__(self, tree: ast.Module, result: FileResult, *, modules: ModuleLoader | None) -> None:
         self.tree = tree
         self.result = result
-        self.constants = Constants(tree)
+        self.constants = Constants(tree, modules=modules)
         # The MCP SDK's own FastMCP lists pydantic titles; the standalone `fastmcp` package prunes them.
         self.sdk_flavour = _imports_sdk_fastmcp(tree)
         self.types = TypeReader(tree, self.constants, titles=self.sdk_flavour)
@@ -159,7 +160,7 @@ class _Reader:
             return
         draft.fields[key] = value
         if key == "description":
-            draft.description_lines = node_lines(self.constants.source_node(node))
+            draft.description_lines = self.constants.text_lines(node)
 
     def _meta(self, draft: Draft, call: ast.Call | None) -> None:
         tags: list[Any] = []
@@ -196,7 +197,9 @@ class _Reader:
             if "description" not in param.schema and arg.arg in doc:
                 param.schema["description"] = doc[arg.arg]
             elif param.description_node is not None and "description" in param.schema:
-                draft.parameter_lines[arg.arg] = node_lines(self.constants.source_node(param.description_node))
+                where = self.constants.text_lines(param.description_node)
+                if where is not None:
+                    draft.parameter_lines[arg.arg] = where
             key = param.alias or arg.arg
             props[key] = param.schema
             if not param.has_default:

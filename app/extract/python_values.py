@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 from app.audit.models import LineRange
@@ -13,16 +14,30 @@ from app.extract.common import Unresolved
 _NAMED = {"True": True, "False": False, "None": None}
 
 
-class Constants:
-    """Module-level `NAME = <literal>` assignments of one file, evaluated lazily."""
+# Loads `from <module> import ...` (module name, relative level) and gives its module-level constants, or None.
+ModuleLoader = Callable[[str, int], "dict[str, ast.expr] | None"]
 
-    def __init__(self, tree: ast.Module) -> None:
-        self.nodes: dict[str, ast.expr] = {}
-        for stmt in tree.body:
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                self.nodes[stmt.targets[0].id] = stmt.value
-            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-                self.nodes[stmt.target.id] = stmt.value
+
+def module_constants(tree: ast.Module) -> dict[str, ast.expr]:
+    """`NAME = <expr>` and `NAME: T = <expr>` at module level."""
+    nodes: dict[str, ast.expr] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            nodes[stmt.targets[0].id] = stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            nodes[stmt.target.id] = stmt.value
+    return nodes
+
+
+class Constants:
+    """Module-level `NAME = <literal>` assignments of one file (and of the modules it imports), evaluated lazily."""
+
+    def __init__(self, tree: ast.Module, *, modules: ModuleLoader | None = None) -> None:
+        self.nodes: dict[str, ast.expr] = module_constants(tree)
+        # Nodes that live in another file: their values are used, their lines are not this file's.
+        self.foreign: set[int] = set()
+        if modules is not None:
+            self._imports(tree, modules)
         self.classes: dict[str, dict[str, ast.expr]] = {
             stmt.name: {
                 a.targets[0].id: a.value
@@ -35,6 +50,34 @@ class Constants:
         self._busy: set[str] = set()
         # When a list, dict entries whose value is unknown are left out and their problem recorded here.
         self.lenient: list[Unresolved] | None = None
+
+    def _imports(self, tree: ast.Module, modules: ModuleLoader) -> None:
+        own = set(self.nodes)
+        for stmt in tree.body:
+            if not isinstance(stmt, ast.ImportFrom):
+                continue
+            found = modules(stmt.module or "", stmt.level)
+            if not found:
+                continue
+            for name, node in found.items():  # for names used inside the imported values
+                if name not in self.nodes:
+                    self.nodes[name] = node
+                    self.foreign.add(id(node))
+            for alias in stmt.names:
+                local = alias.asname or alias.name
+                if alias.name in found and local not in own:
+                    self.nodes[local] = found[alias.name]
+                    self.foreign.add(id(found[alias.name]))
+
+    def is_local(self, node: ast.AST) -> bool:
+        return id(node) not in self.foreign
+
+    def text_lines(self, node: ast.expr) -> LineRange | None:
+        """Lines of the text `node` stands for, when this file holds it (None for an imported constant)."""
+        source = self.source_node(node)
+        if isinstance(source, ast.Name) and source.id in self.nodes:
+            return None
+        return node_lines(source)
 
     def value_lenient(self, node: ast.expr) -> tuple[Any, list[Unresolved]]:
         """Like value(), but a dict entry that cannot be read is dropped (and reported) instead of failing all."""
@@ -95,12 +138,17 @@ class Constants:
         return value
 
     def source_node(self, node: ast.expr) -> ast.expr:
-        """The node holding the text: a constant's own assignment when `node` names one."""
+        """The node holding the text in this file: a constant's own assignment when `node` names one defined
+        here; the reference itself when the constant comes from another module."""
         seen: set[str] = set()
-        while isinstance(node, ast.Name) and node.id in self.nodes and node.id not in seen:
-            seen.add(node.id)
-            node = self.nodes[node.id]
-        return node
+        current = node
+        while isinstance(current, ast.Name) and current.id in self.nodes and current.id not in seen:
+            seen.add(current.id)
+            target = self.nodes[current.id]
+            if not self.is_local(target):
+                return current
+            current = target
+        return current
 
     def _name(self, node: ast.Name) -> Any:
         if node.id in _NAMED:
@@ -115,6 +163,8 @@ class Constants:
             return self.value(target)  # type: ignore[arg-type]
         except Unresolved as exc:
             where = f" (line {exc.line})" if exc.line != node.lineno else ""
+            if not self.is_local(target):  # type: ignore[arg-type]
+                where = " (imported)"
             raise Unresolved(
                 f"`{node.id}`{where}: {exc.why}", line=node.lineno, end_line=getattr(node, "end_lineno", node.lineno)
             ) from None
