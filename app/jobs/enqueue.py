@@ -69,9 +69,11 @@ class Submitted(BaseModel):
 
 
 # One round trip for the web request's bookkeeping: claim the delivery id (SET NX EX); if it is new, record
-# the PR's latest head and the new job id, and return the PR's other pending job ids.
+# the PR's latest head and the new job id, register the queue in RQ's set of queues (what RQ's enqueue would
+# do in a round trip of its own), and return the PR's other pending job ids.
 _ADMIT = """
 if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return {0} end
+redis.call('SADD', KEYS[4], ARGV[5])
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[4])
 local others = redis.call('SMEMBERS', KEYS[3])
 redis.call('SADD', KEYS[3], ARGV[3])
@@ -93,10 +95,15 @@ class RedisStore:
         self.redis = redis
         self._admit = redis.register_script(_ADMIT)
 
-    def admit(self, delivery_id: str, *, key: str, head_sha: str, jid: str) -> tuple[bool, list[str]]:
+    def admit(self, delivery_id: str, *, key: str, head_sha: str, jid: str, queue: Queue) -> tuple[bool, list[str]]:
         """Claim the delivery and, when it is new, set the latest head; returns (new, the PR's other jobs)."""
-        keys = [f"{KEY_PREFIX}:delivery:{delivery_id}", f"{KEY_PREFIX}:latest:{key}", f"{KEY_PREFIX}:pending:{key}"]
-        result = self._admit(keys=keys, args=[DELIVERY_TTL_S, head_sha, jid, LATEST_TTL_S])
+        keys = [
+            f"{KEY_PREFIX}:delivery:{delivery_id}",
+            f"{KEY_PREFIX}:latest:{key}",
+            f"{KEY_PREFIX}:pending:{key}",
+            queue.redis_queues_keys,
+        ]
+        result = self._admit(keys=keys, args=[DELIVERY_TTL_S, head_sha, jid, LATEST_TTL_S, queue.key])
         if not result or int(result[0]) == 0:
             return False, []
         others = [m.decode() if isinstance(m, bytes) else str(m) for m in result[1:]]
@@ -181,7 +188,7 @@ class RqJobQueue:
     def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted:
         jid = job_id(request, rerun=rerun_key(request, delivery_id))
         key = pr_key(request.owner, request.repo, request.number, request.head_sha)
-        new, others = self.store.admit(delivery_id, key=key, head_sha=request.head_sha, jid=jid)
+        new, others = self.store.admit(delivery_id, key=key, head_sha=request.head_sha, jid=jid, queue=self.queue)
         if not new:
             return Submitted(job_id=jid, redelivery=True)
         cancelled = self._cancel(key, others) if others else []
@@ -198,6 +205,9 @@ class RqJobQueue:
                 on_failure=Callback(FAILURE_FUNC),
                 meta={"supersession_key": key},
                 description=f"review {request.owner}/{request.repo}#{request.number} at {request.head_sha[:7]}",
+                # RQ would register the queue through this pipeline; _ADMIT has done it, so it is never sent
+                # (with unique=True RQ saves and pushes the job in its own atomic script, not here).
+                pipeline=self.redis.pipeline(),
             )
         except DuplicateJobError:
             return Submitted(job_id=jid, duplicate=True, cancelled=cancelled)
