@@ -84,6 +84,18 @@ def parse_profile(data: Any, *, source: str) -> LiveProfile:
     if problems:
         raise SelectorError(f"{source}: invalid live selector profile: {'; '.join(problems[:5])}")
     gen, val = data["generation"], data["validation"]
+    for where, template, fields in (
+        ("generation/positive_prompt", gen["positive_prompt"], {"tools": "", "count": 1, "tool": ""}),
+        ("generation/off_topic_prompt", gen["off_topic_prompt"], {"tools": "", "count": 1}),
+        ("validation/user_prompt", val["user_prompt"], {"tools": "", "request": ""}),
+    ):
+        try:
+            template.format(**fields)
+        except (KeyError, IndexError, ValueError) as exc:
+            allowed = ", ".join("{" + f + "}" for f in fields)
+            raise SelectorError(
+                f"{source}: {where} may use only {allowed} (write literal braces as {{{{ }}}}): {exc!r}"
+            ) from exc
     for where, named in (("response_schema", data), ("generation", gen), ("validation", val)):
         try:
             Draft202012Validator.check_schema(named["response_schema"]["schema"])

@@ -53,6 +53,13 @@ def test_unknown_keys_and_bad_values_are_rejected_naming_the_place(tmp_path: Pat
         load_profile(broken)
 
 
+def test_prompt_templates_with_unknown_fields_are_rejected() -> None:
+    data = shipped()
+    data["validation"]["user_prompt"] += "\nAnswer as {\"expected\": ...}"
+    with pytest.raises(SelectorError, match=r"validation/user_prompt may use only \{tools\}, \{request\}"):
+        parse_profile(data, source="live.yml")
+
+
 def test_hash_changes_with_any_prompt_or_setting() -> None:
     data = shipped()
     base = parse_profile(data, source="x").hash
