@@ -60,8 +60,7 @@ class EvaluationReport(BaseModel):
     files: list[str]
     overall: Metrics
     per_file: dict[str, Metrics] | None = None
-    seconds: float
-    # The only non-deterministic figures: wall time and its rate.
+    # The only non-deterministic figure (wall time of the selections).
     cases_per_second: float
 
     def to_json(self) -> str:
@@ -207,6 +206,5 @@ def evaluate_cases(
         files=[str(p) for p in files],
         overall=_metrics(pairs),
         per_file=by_file,
-        seconds=round(seconds, 3),
         cases_per_second=round(len(cases) / seconds, 1) if seconds > 0 else 0.0,
     )
