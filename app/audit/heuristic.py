@@ -2,7 +2,8 @@
 
 Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profile"):
 
-1. Index (once per tool list, cached): each tool becomes weighted stem counts over its name and title
+1. Index (once per tool list, cached in heuristic_cache.py; a near-miss list, a cached list less a few
+   tools, reuses that list's postings): each tool becomes weighted stem counts over its name and title
    (`fields.name`), description (`fields.description`), parameter names, descriptions and enum
    members (`fields.parameters`). Usage-boundary sentences are read apart: words of a "Use this
    when / Use for / Useful for" sentence count with `fields.boundary` and are remembered as the
@@ -11,8 +12,9 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
 2. Request: its content stems (stopwords dropped). A stem listed in `words.weak` (get, find,
    information...) weighs `words.weak_weight`, every other stem 1. A stem that no tool uses stands
    for the tools' other forms of the word (same first 5 letters, at most 3 letters longer:
-   discovered/discoverer). Values are also found in the
-   request: quoted strings, numbers, URLs, emails, paths, dates, times, owner/name strings.
+   discovered/discoverer). Values are also found in the request (heuristic_values.py): quoted
+   strings, numbers (also "two", "6mm"), bracketed lists, URLs, emails, paths, dates, times,
+   owner/name strings, capitalised names.
 3. Ranking: BM25 (k1, b from the profile) of the request stems against each tool, with idf taken
    over the tool list and multiplied by the stem's weight. A tool whose exclusion list catches
    request stems loses that share of its score; a tool whose name's verb is of another kind of
@@ -24,12 +26,14 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
      + specific_words   if two or more non-weak request stems are found in the tool
      + required_filled * (share of required parameters filled from request values; 0.5 with none)
      + name_words * (share of the tool name's stems that the request uses)
-     + request_values   if the request carries values (numbers, quoted text, paths, dates...)
+     + request_values   if the request carries values (numbers, quoted text, paths, dates, names...)
      + boundary_bonus * (share of the request's stem weight inside the tool's boundary sentence)
      - exclusion_penalty * (share of matched weight that only the exclusion list explains)
    It is chosen when the score reaches `decision.threshold`; otherwise the answer is NO_TOOL.
+   (These weights were fitted once by a logistic regression on the development cases, then rounded.)
 5. Arguments: request values are matched to the chosen tool's parameters (heuristic_args.py):
-   required parameters first, only keys of the schema, integers for integer parameters.
+   required parameters first, only keys of the schema, integers for integer parameters, enum members
+   the request names, dates and times in the format a parameter's description asks for.
 6. Confidence: 0.5 + 0.5 * min(distance of the decision score from the threshold / confidence.scale,
    relative ranking margin over the runner-up), clipped to [0, 1]. The reason names the matched words.
 
