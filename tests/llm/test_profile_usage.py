@@ -55,7 +55,7 @@ def test_unknown_keys_and_bad_values_are_rejected_naming_the_place(tmp_path: Pat
 
 def test_prompt_templates_with_unknown_fields_are_rejected() -> None:
     data = shipped()
-    data["validation"]["user_prompt"] += "\nAnswer as {\"expected\": ...}"
+    data["validation"]["user_prompt"] += '\nAnswer as {"expected": ...}'
     with pytest.raises(SelectorError, match=r"validation/user_prompt may use only \{tools\}, \{request\}"):
         parse_profile(data, source="live.yml")
 
