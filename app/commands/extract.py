@@ -40,14 +40,25 @@ def extract_command(
         typer.Option("--glob", "-g", help="Read only files whose relative path matches; repeatable."),
     ] = None,
     root: Annotated[Path | None, typer.Option("--root", help="Folder that --glob paths are relative to.")] = None,
+    language: Annotated[
+        list[str] | None,
+        typer.Option("--language", "-l", help="GLOB=LANGUAGE for files whose extension does not say; repeatable."),
+    ] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the JSON to this file.")] = None,
     tools_only: Annotated[
         bool, typer.Option("--tools-only", help="Print only {\"tools\": [...]}, without locations and findings.")
     ] = False,
 ) -> None:
     """Read tool definitions from source code without running it; print them as a `tools/list` result."""
+    languages: dict[str, str] = {}
+    for item in language or []:
+        pattern, sep, lang = item.rpartition("=")
+        if not sep or not pattern or not lang:
+            typer.echo(f"toolchoice: error: --language {item!r}: expected GLOB=LANGUAGE, e.g. 'bin/*=python'", err=True)
+            raise typer.Exit(2)
+        languages[pattern] = lang
     try:
-        tools = extract_paths(paths, root=root, globs=glob or None)
+        tools = extract_paths(paths, root=root, globs=glob or None, languages=languages or None)
     except ToolChoiceError as exc:
         typer.echo(f"toolchoice: error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -11,10 +11,12 @@ Public API (stable; the audit, diff and suggest commands call it for source file
   (`display_name`, else the path as given) and the lines of the tool, its name, its description and each
   parameter description. What cannot be known without running the code becomes a TC090 finding
   ("could not be read statically") in `ToolSet.load_findings`, never a guessed value.
-- `extract_paths(paths, *, root=None, globs=None)` -> one ToolSet for files and folders. Folders are walked
-  (dependency, build and dot folders skipped) in sorted order. With `globs`, a file is read only when its
-  `/`-separated path relative to `root` (else relative to the folder given) matches one glob: fnmatch-style,
-  `*` and `?` within one path segment, `**` across segments (`src/**/*.py` also matches `src/a.py`).
+- `extract_paths(paths, *, root=None, globs=None, languages=None)` -> one ToolSet for files and folders.
+  Folders are walked (dependency, build and dot folders skipped) in sorted order. With `globs`, a file is read
+  only when its `/`-separated path relative to `root` (else relative to the folder given) matches one glob:
+  fnmatch-style, `*` and `?` within one path segment, `**` across segments (`src/**/*.py` matches `src/a.py`).
+  `languages` ({glob: language}) sets the language where the extension does not say it (the config's per-glob
+  format); a glob set to a data format ("json", "yaml") leaves those files to the data-file loader.
   FastMCP `mount(sub, namespace=...)` prefixes are applied across the Python files read together.
 - Values defined in other files are read (never run) where the language says where they are: Python constants
   of modules imported with `from <module> import NAME` (relative, or found above the file), TS/JS constants
@@ -26,7 +28,7 @@ Nothing is imported, executed, compiled or built: Python is parsed with `ast.par
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from app.audit.models import ToolSet
@@ -53,6 +55,7 @@ _EXTENSIONS = {
     ".jsx": Language.JAVASCRIPT,
     ".go": Language.GO,
 }
+_LANGUAGE_NAMES = frozenset(lang.value for lang in Language)
 # Files larger than this are not source a person wrote (bundles, generated code); reading them would be slow.
 MAX_SOURCE_BYTES = 5_000_000
 
@@ -84,11 +87,20 @@ def extract_file(
     return _toolset([result])
 
 
-def extract_paths(paths: Sequence[Path], *, root: Path | None = None, globs: Sequence[str] | None = None) -> ToolSet:
-    """The tools of several files and folders, in path order then source order (see the module docstring)."""
+def extract_paths(
+    paths: Sequence[Path],
+    *,
+    root: Path | None = None,
+    globs: Sequence[str] | None = None,
+    languages: Mapping[str, str] | None = None,
+) -> ToolSet:
+    """The tools of several files and folders, in path order then source order (see the module docstring).
+    `languages` maps globs to a language ("python", "typescript", "javascript", "go") for files whose extension
+    does not say it; files it maps to anything else (e.g. "json") are data files and are skipped here."""
     results: list[FileResult] = []
     seen: set[Path] = set()
     context = _Context()
+    forced = dict(languages or {})
     for given in paths:
         if not given.exists():
             raise DefinitionError("no such file or folder", file=str(given))
@@ -96,15 +108,18 @@ def extract_paths(paths: Sequence[Path], *, root: Path | None = None, globs: Seq
         for file in candidates:
             base = root if root is not None else (given if given.is_dir() else None)
             relative = _relative(file, base)
-            if given.is_dir() and not is_source_file(file):
+            language = next((lang for glob, lang in forced.items() if matches(relative, [glob])), None)
+            if language is not None and language not in _LANGUAGE_NAMES:
+                continue  # set to a data format: the data-file loader reads it
+            if language is None and given.is_dir() and not is_source_file(file):
                 continue
-            if globs and not matches(relative, globs):
+            if language is None and globs and not matches(relative, globs):
                 continue
             if file.resolve() in seen:
                 continue
             seen.add(file.resolve())
             display = relative if root is not None else str(file)
-            results.append(_extract(file, display_name=display, text=None, language=None, context=context))
+            results.append(_extract(file, display_name=display, text=None, language=language, context=context))
     apply_cross_file_mounts(results)
     return _toolset(results)
 

@@ -63,3 +63,15 @@ def test_missing_path_exits_2_with_one_line() -> None:
     assert done.returncode == 2
     assert done.stderr.strip() == "toolchoice: error: no/such/dir: no such file or folder"
     assert "Traceback" not in done.stderr
+
+
+def test_language_per_glob_and_a_bad_option(tmp_path: Path) -> None:
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "server").write_text(
+        'from fastmcp import FastMCP\nmcp = FastMCP("x")\n\n@mcp.tool\ndef hello() -> None:\n    """Say hello."""\n'
+    )
+    done = toolchoice("extract", str(tmp_path), "--language", "bin/*=python", "--tools-only")
+    assert done.returncode == 0, done.stderr
+    assert [t["name"] for t in json.loads(done.stdout)["tools"]] == ["hello"]
+    bad = toolchoice("extract", str(tmp_path), "--language", "python")
+    assert bad.returncode == 2 and "expected GLOB=LANGUAGE" in bad.stderr

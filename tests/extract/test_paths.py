@@ -111,3 +111,13 @@ def test_text_and_language_can_be_given(tmp_path: Path) -> None:
                          display_name="virtual/server.txt")
     assert tools.names() == ["given"]
     assert tools.tools[0].location and tools.tools[0].location.file == "virtual/server.txt"
+
+
+def test_languages_set_per_glob(tmp_path: Path) -> None:
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "server").write_text(TOOL_PY.format(name="from_script"))
+    (tmp_path / "tools.txt").write_text('{"tools": []}')
+    (tmp_path / "app.py").write_text(TOOL_PY.format(name="regular"))
+    tools = extract_paths([tmp_path], root=tmp_path, globs=["*.py"], languages={"bin/*": "python", "*.txt": "json"})
+    assert tools.names() == ["regular", "from_script"]
+    assert tools.sources == ["app.py", "bin/server"]
