@@ -13,6 +13,7 @@ checked against GitHub's OpenAPI description (violations are recorded; `assert_c
 from __future__ import annotations
 
 import base64
+import difflib
 import hashlib
 import json
 import threading
@@ -119,9 +120,23 @@ class Repo:
                     "blob_url": "",
                     "raw_url": "",
                     "contents_url": "",
+                    "patch": file_patch(old.get(path, ""), new.get(path, "")),
                 }
             )
         return out
+
+    def head_lines_in_hunks(self, number: int, path: str) -> set[int]:
+        """Head-side lines a review comment may sit on: the context and added lines of the file's hunks."""
+        entry = next((f for f in self.changed_files(number) if f["filename"] == path), None)
+        lines: set[int] = set()
+        line = 0
+        for text in (entry or {}).get("patch", "").split("\n"):
+            if text.startswith("@@"):
+                line = int(text.split("+")[1].split(",")[0].split(" ")[0])
+            elif text and not text.startswith(("-", "\\")):
+                lines.add(line)
+                line += 1
+        return lines
 
 
 @dataclass
@@ -295,6 +310,12 @@ class FakeGitHub:
         handler.send_header("X-GitHub-Request-Id", f"fake-{time.monotonic_ns()}")
         handler.end_headers()
         handler.wfile.write(data)
+
+
+def file_patch(old: str, new: str) -> str:
+    """The `patch` GitHub lists for a changed file: its unified diff hunks (3 lines of context), no headers."""
+    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=3)
+    return "\n".join(list(lines)[2:])
 
 
 def encode_content(text: str) -> str:

@@ -275,13 +275,28 @@ def _reviews(fake: FakeGitHub, p: dict[str, str], q: dict[str, list[str]], body:
 
 @route("pulls/create-review")
 def _review_create(fake: FakeGitHub, p: dict[str, str], q: dict[str, list[str]], body: Any) -> Reply:
+    repo, number = _repo(fake, p), int(p["pull_number"])
+    comments = (body or {}).get("comments") or []
+    for c in comments:
+        if "line" not in c:
+            continue
+        allowed = repo.head_lines_in_hunks(number, c["path"])
+        wanted = range(c.get("start_line", c["line"]), c["line"] + 1)
+        if not all(n in allowed for n in wanted):
+            # What GitHub answers for a comment on lines outside the diff.
+            return Reply(422, {"message": "Unprocessable Entity", "errors": ["Line could not be resolved"]})
     review = {
         **(body or {}),
         "id": fake.next_id(),
         "pull_number": int(p["pull_number"]),
         "state": "COMMENTED" if (body or {}).get("event", "COMMENT") == "COMMENT" else "PENDING",
     }
-    _repo(fake, p).reviews.append(review)
+    repo.reviews.append(review)
+    for c in comments:
+        repo.review_comments.append(
+            {**c, "id": fake.next_id(), "pull_number": number, "pull_request_review_id": review["id"],
+             "commit_id": (body or {}).get("commit_id"), "original_line": c.get("line")}
+        )
     return Reply(200, review)
 
 

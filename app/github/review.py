@@ -1,0 +1,264 @@
+"""Posting verified description suggestions on a pull request: one review with ```suggestion blocks.
+
+Each accepted suggestion becomes a review comment on the exact lines of the description in the head
+commit's file (multi-line `start_line`/`line`, side RIGHT), so the author commits it with one click.
+GitHub answers 422 to a comment on a line outside the PR diff's hunks, so those suggestions go into the
+sticky comment as a ```diff block instead. At most `max_comments` per review. On a re-push, a suggestion
+whose comment (same file, same body) already exists is not posted again, current or outdated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from githubkit import GitHub
+from pydantic import BaseModel, Field
+
+from app.audit.optimizer import Suggestion, SuggestionReport
+from app.edits import line_edit, locate, unified_diff
+from app.github.client import call
+
+# Hidden first line of our suggestion comments; how a re-push recognises them.
+SUGGESTION_MARKER = "<!-- toolchoice:suggestion -->"
+# Suggestions posted in one review unless the caller says otherwise (the config has only an on/off switch).
+DEFAULT_MAX_SUGGESTIONS = 10
+PER_PAGE = 100
+# GitHub lists at most 3,000 files of a pull request.
+MAX_PAGES = 30
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+
+
+class InlineSuggestion(BaseModel):
+    """One review comment: a suggestion block replacing lines `start_line`..`line` of `path` (RIGHT side)."""
+
+    path: str
+    line: int
+    start_line: int | None = None
+    body: str
+    tool: str
+    field: str
+
+    def api_comment(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "line": self.line, "side": "RIGHT", "body": self.body}
+        if self.start_line is not None and self.start_line < self.line:
+            out["start_line"] = self.start_line
+            out["start_side"] = "RIGHT"
+        return out
+
+
+class Fallback(BaseModel):
+    """A suggestion that cannot be a review comment, shown in the sticky comment as a diff."""
+
+    tool: str
+    field: str
+    diff: str
+    why: str
+    effect: str
+
+
+class ReviewPlan(BaseModel):
+    inline: list[InlineSuggestion] = Field(default_factory=list)
+    fallback: list[Fallback] = Field(default_factory=list)
+    duplicates: int = 0
+    over_limit: int = 0
+
+
+def hunk_lines(patch: str | None) -> list[set[int]]:
+    """Head-side line numbers of each hunk of a file's `patch` (context and added lines)."""
+    hunks: list[set[int]] = []
+    if not patch:
+        return hunks
+    current: set[int] | None = None
+    line = 0
+    for text in patch.split("\n"):
+        m = _HUNK.match(text)
+        if m:
+            current = set()
+            hunks.append(current)
+            line = int(m.group(1))
+            continue
+        if current is None or text.startswith("-") or text.startswith("\\"):
+            continue
+        current.add(line)
+        line += 1
+    return hunks
+
+
+def suggestion_body(suggestion: Suggestion, lines: Sequence[str]) -> str:
+    """The comment: what it targets, the verified effect, then the suggestion block."""
+    fence = "````" if any("```" in ln for ln in lines) else "```"
+    what = "description" if suggestion.field == "description" else f"description of `{suggestion.parameter}`"
+    rules = f" (targets {', '.join(suggestion.rules)})" if suggestion.rules else ""
+    effect = suggestion.effect.summary() if suggestion.effect else "not rerun"
+    named = ", ".join(f"`{s}`" for s in suggestion.siblings)
+    siblings = f" Sets a boundary against {named}." if named else ""
+    return (
+        f"{SUGGESTION_MARKER}\n**ToolChoice** suggests a clearer {what} for `{suggestion.tool}`{rules}.{siblings}\n"
+        f"Verified by a rerun of the identical suite: {effect}.\n\n"
+        f"{fence}suggestion\n" + "\n".join(lines) + f"\n{fence}"
+    )
+
+
+def suggestion_block(body: str) -> str:
+    """The suggestion block of a comment body: what a re-push compares (the effect text may change)."""
+    at = body.find("suggestion\n")
+    return body[at:] if at >= 0 else body
+
+
+def plan_review(
+    suggestions: Sequence[Suggestion],
+    *,
+    head_files: Mapping[str, str],
+    patches: Mapping[str, str | None],
+    existing: Sequence[Mapping[str, Any]] = (),
+    max_comments: int = DEFAULT_MAX_SUGGESTIONS,
+) -> ReviewPlan:
+    """Which accepted suggestions become review comments, which go to the sticky comment, which are posted."""
+    plan = ReviewPlan()
+    posted = {(str(c.get("path")), suggestion_block(str(c.get("body") or ""))) for c in existing}
+    for s in suggestions:
+        if not s.accepted or not s.file or s.file not in head_files:
+            continue
+        source = head_files[s.file]
+        edit = locate(source, s)
+        effect = s.effect.summary() if s.effect else "not rerun"
+        if isinstance(edit, str):
+            continue
+        le = line_edit(source, edit)
+        body = suggestion_body(s, le.lines)
+        if (s.file, suggestion_block(body)) in posted:
+            plan.duplicates += 1
+            continue
+        wanted = set(range(le.start, le.end + 1))
+        if not any(wanted <= hunk for hunk in hunk_lines(patches.get(s.file))):
+            after = source[: edit.start] + edit.text + source[edit.end :]
+            plan.fallback.append(
+                Fallback(
+                    tool=s.tool,
+                    field=s.field,
+                    diff=unified_diff(s.file, source, after),
+                    why="outside the lines this pull request changes",
+                    effect=effect,
+                )
+            )
+            continue
+        if len(plan.inline) >= max_comments:
+            plan.over_limit += 1
+            continue
+        plan.inline.append(
+            InlineSuggestion(
+                path=s.file,
+                line=le.end,
+                start_line=le.start if le.start < le.end else None,
+                body=body,
+                tool=s.tool,
+                field=s.field,
+            )
+        )
+    return plan
+
+
+def sticky_section(report: SuggestionReport, plan: ReviewPlan) -> str:
+    """Markdown for the sticky comment: every suggestion with its verified effect, diffs for the fallbacks."""
+    lines = ["### Suggested description edits", ""]
+    lines.extend(f"> {note}" for note in report.notes)
+    if report.combined:
+        lines.append(f"\nAll accepted suggestions together: {report.combined.summary()}.")
+    lines.append("")
+    for s in report.accepted:
+        where = "review comment" if any(i.tool == s.tool and i.field == s.field for i in plan.inline) else "below"
+        lines.append(f"- `{s.tool}` {s.field}: {s.effect.summary() if s.effect else 'not rerun'} ({where})")
+    for s in report.rejected:
+        lines.append(f"- **rejected** `{s.tool}` {s.field}: {s.reason}")
+    if plan.duplicates:
+        lines.append(f"\n{plan.duplicates} suggestion(s) already posted on an earlier push are not repeated.")
+    if plan.over_limit:
+        lines.append(f"\n{plan.over_limit} more suggestion(s) over the per-review limit are not posted.")
+    for f in plan.fallback:
+        lines.append(f"\n`{f.tool}` {f.field} ({f.why}; {f.effect}):\n\n```diff\n{f.diff.rstrip()}\n```")
+    return "\n".join(lines) + "\n"
+
+
+class SuggestionPoster:
+    """Reads the PR's patches and existing review comments, and posts one review (event COMMENT)."""
+
+    def __init__(self, gh: GitHub[Any], *, owner: str, repo: str) -> None:
+        self._gh = gh
+        self.owner = owner
+        self.repo = repo
+
+    def patches(self, number: int) -> dict[str, str | None]:
+        out: dict[str, str | None] = {}
+        for page in range(1, MAX_PAGES + 1):
+            resp = call(
+                f"list files of #{number}",
+                self._gh.rest.pulls.list_files,
+                self.owner,
+                self.repo,
+                number,
+                per_page=PER_PAGE,
+                page=page,
+            )
+            items = resp.json()
+            for item in items:
+                out[str(item["filename"])] = item.get("patch")
+            if len(items) < PER_PAGE:
+                break
+        return out
+
+    def existing(self, number: int) -> list[dict[str, Any]]:
+        """Our earlier suggestion comments on this PR (recognised by the marker)."""
+        out: list[dict[str, Any]] = []
+        for page in range(1, MAX_PAGES + 1):
+            resp = call(
+                f"list review comments of #{number}",
+                self._gh.rest.pulls.list_review_comments,
+                self.owner,
+                self.repo,
+                number,
+                per_page=PER_PAGE,
+                page=page,
+            )
+            items = resp.json()
+            out.extend(c for c in items if str(c.get("body") or "").startswith(SUGGESTION_MARKER))
+            if len(items) < PER_PAGE:
+                break
+        return out
+
+    def post(self, number: int, *, head_sha: str, plan: ReviewPlan) -> int | None:
+        """One review with all inline suggestions; None when there is nothing to post."""
+        if not plan.inline:
+            return None
+        count = len(plan.inline)
+        data = {
+            "commit_id": head_sha,
+            "event": "COMMENT",
+            "body": f"ToolChoice suggests {count} description edit(s), each verified by a rerun (see the comment).",
+            "comments": [i.api_comment() for i in plan.inline],
+        }
+        what = f"post suggestions on #{number}"
+        resp = call(what, self._gh.rest.pulls.create_review, self.owner, self.repo, number, data=data)
+        return int(resp.json()["id"])
+
+    def publish(
+        self,
+        number: int,
+        *,
+        head_sha: str,
+        report: SuggestionReport,
+        head_files: Mapping[str, str],
+        max_comments: int = DEFAULT_MAX_SUGGESTIONS,
+    ) -> tuple[ReviewPlan, str]:
+        """Plan against the PR's hunks and earlier comments, post the review; returns the plan and the
+        sticky-comment section."""
+        plan = plan_review(
+            report.suggestions,
+            head_files=head_files,
+            patches=self.patches(number),
+            existing=self.existing(number),
+            max_comments=max_comments,
+        )
+        self.post(number, head_sha=head_sha, plan=plan)
+        return plan, sticky_section(report, plan)
