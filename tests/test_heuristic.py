@@ -227,6 +227,16 @@ def test_word_numbers_lists_and_date_time_formats_from_descriptions() -> None:
     assert args == {"adults": 2, "date": "04/23/2023", "departure_time": "15:30", "seat_numbers": [12, 14]}
 
 
+def test_names_go_to_the_parameter_their_words_name() -> None:
+    t = tool(
+        "find_movies",
+        "Find movies.",
+        {"directed_by": {"type": "string"}, "cast": {"type": "string"}, "genre": {"type": "string"}},
+    )
+    args = _fill(t, "Find a movie directed by Guillermo del Toro that features Emma Watson in the cast")
+    assert args == {"directed_by": "Guillermo del Toro", "cast": "Emma Watson"}
+
+
 def test_required_parameters_take_values_first() -> None:
     t = tool(
         "transfer",

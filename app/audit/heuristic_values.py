@@ -29,7 +29,8 @@ _OWNER_NAME = re.compile(r"(?<![\w/.:])[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*(?![
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\d.]\d)(?![\d])")
 # A capitalised phrase ("San Francisco", "Philadelphia, PA"): names of places, people, titles.
 _CAPITAL = r"[A-Z][\w'.&-]*[A-Za-z0-9]"
-_PROPER = re.compile(rf"\b{_CAPITAL}(?:\s+(?:of\s+|de\s+|the\s+)?{_CAPITAL})*(?:,\s[A-Z]{{2}}\b)?")
+_PARTICLE = r"(?:of|the|de|del|della|van|von|da|di|du|la|le)\s+"
+_PROPER = re.compile(rf"\b{_CAPITAL}(?:\s+(?:{_PARTICLE})?{_CAPITAL})*(?:,\s[A-Z]{{2}}\b)?")
 _LIST = re.compile(r"\[([^\[\]]{1,500})\]")
 _WORD_NUMBERS = {
     w: n
@@ -124,7 +125,8 @@ def find_values(intent: str) -> Found:
                 continue
             start, text = start + len(first) + 1, rest.lstrip()
         before = words(intent[max(0, start - 30) : start])
-        context = frozenset(analysed_stems(" ".join(before))[-3:])
+        after = analysed_stems(intent[m.end() : m.end() + 30])[:2]
+        context = frozenset(analysed_stems(" ".join(before))[-3:] + after)
         propers.append((text, context, before[-1].lower() if before else ""))
     return Found(quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, lists, propers)
 
