@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -34,6 +35,10 @@ def create_app(settings: Settings, *, queue: JobQueue | None = None, store: Stor
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # githubkit's schema models are ~100k long-lived objects; a full garbage collection scanning them takes
+        # ~100 ms, which would land on some webhook's acknowledgement. Freeze them out of the collector.
+        gc.collect()
+        gc.freeze()
         if embedded is not None:
             log.warning("no REDIS_URL: running reviews in-process (a trial setup; use Redis and workers in production)")
             embedded.start()
