@@ -14,10 +14,11 @@ from app.audit.models import Mode
 from app.audit.optimizer import Rewriter, Suggestion, SuggestionReport
 from app.audit.optimizer_verify import DEFAULT_LIMIT, suggest
 from app.audit.rules.ruleset import load_rules
+from app.audit.selection import Selector
 from app.audit.suite import build_suite
 from app.commands.audit import CasesOpt, ConfigOpt, InputFormatOpt, IntentsOpt, ModelOpt, ModeOpt, Settings
 from app.edits import Edit, apply_edits, locate, unified_diff
-from app.errors import InputError
+from app.errors import InputError, SelectorError
 from app.inputs import load_inputs, read_text
 from app.selector_factory import make_selector
 
@@ -105,12 +106,17 @@ def render_json(report: SuggestionReport, files: list[FileEdits]) -> str:
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
-def _rewriter(mode: Mode, *, model: str | None) -> Rewriter | None:
+def _rewriter(mode: Mode, selector: Selector) -> Rewriter | None:
+    """None (the synthetic rewriter) in synthetic mode; in live_model mode the model rewrites, on the
+    selector's own client, so the rerun uses the same model and settings."""
     if mode == Mode.SYNTHETIC:
         return None
-    from app.llm.rewrite import build_live_rewriter
+    from app.llm.rewrite import ModelRewriter
+    from app.llm.selector import LiveSelector
 
-    return build_live_rewriter(model=model)
+    if not isinstance(selector, LiveSelector):
+        raise SelectorError("live_model suggestions need the live selector")
+    return ModelRewriter.for_selector(selector)
 
 
 def suggest_command(
@@ -140,7 +146,7 @@ def suggest_command(
         toolset,
         suite=suite,
         selector=selector,
-        rewriter=_rewriter(Mode(settings.mode), model=settings.model),
+        rewriter=_rewriter(Mode(settings.mode), selector),
         rules=load_rules(),
         rule_settings=settings.config.rules,
         limit=max_tools,
