@@ -237,6 +237,22 @@ def test_names_go_to_the_parameter_their_words_name() -> None:
     assert args == {"directed_by": "Guillermo del Toro", "cast": "Emma Watson"}
 
 
+def test_identifiers_dotted_dates_and_true_false_string_enums() -> None:
+    t = tool(
+        "find_events",
+        "Find events.",
+        {
+            "user_id": {"type": "string", "description": "The user's unique identifier"},
+            "date": {"type": "string", "description": "Date as YYYY-MM-DD"},
+            "free_entry": {"type": "string", "enum": ["True", "False", "dontcare"]},
+        },
+        ["user_id"],
+    )
+    args = _fill(t, "Events on 2023.10.2 for user ID AB123 with free entry")
+    assert args == {"user_id": "AB123", "date": "2023-10-02", "free_entry": "True"}
+    assert _fill(t, "Events for user 77 without free entry")["free_entry"] == "False"
+
+
 def test_required_parameters_take_values_first() -> None:
     t = tool(
         "transfer",

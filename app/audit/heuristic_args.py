@@ -25,6 +25,7 @@ _KINDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("date", "date day birthday deadline"),
         ("time", "time hour"),
         ("owner_name", "repo repository slug"),
+        ("identifier", "id identifier uuid"),
     )
 )
 # String parameters that take the request's own words when nothing more specific is found.
@@ -70,6 +71,15 @@ def _number_for(param: Param, numbers: list[tuple[float, bool, frozenset[str]]],
     return best
 
 
+def _flag_member(param: Param, intent_words: list[str]) -> Any | None:
+    """For a "True"/"False" string enum, the member the request's mention (or negation) of the flag picks."""
+    by_text = {str(m).lower(): m for m in param.enum}
+    if "true" not in by_text or "false" not in by_text:
+        return None
+    flag = _boolean(param, intent_words)
+    return None if flag is None else by_text[str(flag).lower()]
+
+
 def _boolean(param: Param, intent_words: list[str]) -> bool | None:
     names = param.stems - _NOT_FLAG_WORDS
     stems = [match_stem(w) for w in intent_words]
@@ -97,6 +107,7 @@ def fill_arguments(params: list[Param], intent: str, found: Found) -> Filled:
     pools: dict[str, list[str]] = {
         "url": list(found.urls), "email": list(found.emails), "path": list(found.paths),
         "date": list(found.dates), "time": list(found.times), "owner_name": list(found.owner_names),
+        "identifier": list(found.identifiers),
     }  # fmt: skip
     quoted = list(zip(found.quoted, found.quoted_context, strict=True))
     propers = [(text, ctx, prev) for text, ctx, prev in found.propers]
@@ -133,6 +144,8 @@ def _value_for(
     """A value for one parameter and its evidence: 1 from the request, 0.5 free text, 0 a fallback."""
     if param.enum:
         member = _enum_member(param, intent_lower, intent_stems)
+        if member is None:
+            member = _flag_member(param, intent_words)
         if member is not None or not param.required:
             return member, 1.0 if member is not None else 0.0
         return (param.default if param.has_default else param.enum[0]), 0.0

@@ -18,7 +18,7 @@ _PATH = re.compile(
 )
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
 _DATE = re.compile(
-    r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    r"\b\d{4}[-.]\d{1,2}[-.]\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
     rf"|\b(?:{_MONTHS})[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})[a-z]*(?:,?\s+\d{{4}})?\b",
     re.IGNORECASE,
@@ -40,6 +40,8 @@ _WORD_NUMBERS = {
     )
 }
 _WORD_NUMBER = re.compile(rf"\b(?:{'|'.join(_WORD_NUMBERS)}|a dozen|dozen)\b", re.IGNORECASE)
+# An identifier: a token with a digit in it ("12345", "ABC123", a UUID), not a plain word.
+_IDENTIFIER = re.compile(r"(?<![\w.-])(?=[\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w.-])")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
 _ISO_HINT = re.compile(r"yyyy-mm-dd|iso ?8601|\d{4}-\d{2}-\d{2}", re.IGNORECASE)
 _MONTH_NUMBER = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
@@ -59,6 +61,7 @@ class Found:
     owner_names: list[str]
     numbers: list[tuple[float, bool, frozenset[str]]]  # value, written as an integer, stems around it
     lists: list[list[Any]]  # bracketed lists: [3, 4, 5]
+    identifiers: list[str]  # tokens with digits in them, in order
     propers: list[tuple[str, frozenset[str], str]]  # phrase, stems just before it, the word before it
 
     def kinds(self) -> set[str]:
@@ -128,7 +131,12 @@ def find_values(intent: str) -> Found:
         after = analysed_stems(intent[m.end() : m.end() + 30])[:2]
         context = frozenset(analysed_stems(" ".join(before))[-3:] + after)
         propers.append((text, context, before[-1].lower() if before else ""))
-    return Found(quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, lists, propers)
+    identifiers = [
+        m.group(0) for m in _IDENTIFIER.finditer(intent) if not any(s < m.end() and m.start() < e for s, e in taken)
+    ]
+    return Found(
+        quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, lists, identifiers, propers
+    )
 
 
 def _list_item(text: str) -> Any:
@@ -142,7 +150,7 @@ def _list_item(text: str) -> Any:
 
 def _date_parts(text: str) -> tuple[int, int, int] | None:
     """(year, month, day) of "2023-10-1", "04/23/2023" (month first), "March 1st, 2023", "8th of March 2023"."""
-    iso = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", text)
+    iso = re.fullmatch(r"(\d{4})[-.](\d{1,2})[-.](\d{1,2})", text)
     if iso:
         return int(iso.group(1)), int(iso.group(2)), int(iso.group(3))
     slashed = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text)
