@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from app.audit.optimizer import Suggestion, SuggestionReport
 from app.edits import line_edit, locate, unified_diff
 from app.github.client import call
+from app.render.environment import code, md
 
 # Hidden first line of our suggestion comments; how a re-push recognises them.
 SUGGESTION_MARKER = "<!-- toolchoice:suggestion -->"
@@ -28,6 +29,14 @@ PER_PAGE = 100
 # GitHub lists at most 3,000 files of a pull request.
 MAX_PAGES = 30
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+_BACKTICKS = re.compile(r"`+")
+
+
+def fenced(text: str, info: str) -> str:
+    """`text` in a code fence longer than any backtick run inside it (tool text cannot close it early)."""
+    longest = max((len(m.group(0)) for m in _BACKTICKS.finditer(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{info}\n{text}\n{fence}"
 
 
 class InlineSuggestion(BaseModel):
@@ -88,23 +97,21 @@ def hunk_lines(patch: str | None) -> list[set[int]]:
 
 def suggestion_body(suggestion: Suggestion, lines: Sequence[str]) -> str:
     """The comment: what it targets, the verified effect, then the suggestion block."""
-    fence = "````" if any("```" in ln for ln in lines) else "```"
-    what = "description" if suggestion.field == "description" else f"description of `{suggestion.parameter}`"
+    what = "description" if suggestion.field == "description" else f"description of {code(suggestion.parameter)}"
     rules = f" (targets {', '.join(suggestion.rules)})" if suggestion.rules else ""
     effect = suggestion.effect.summary() if suggestion.effect else "not rerun"
-    named = ", ".join(f"`{s}`" for s in suggestion.siblings)
+    named = ", ".join(code(s) for s in suggestion.siblings)
     siblings = f" Sets a boundary against {named}." if named else ""
     return (
-        f"{SUGGESTION_MARKER}\n**ToolChoice** suggests a clearer {what} for `{suggestion.tool}`{rules}.{siblings}\n"
-        f"Verified by a rerun of the identical suite: {effect}.\n\n"
-        f"{fence}suggestion\n" + "\n".join(lines) + f"\n{fence}"
+        f"{SUGGESTION_MARKER}\n**ToolChoice** suggests a clearer {what} for {code(suggestion.tool)}{rules}.{siblings}\n"
+        f"Verified by a rerun of the identical suite: {md(effect, None)}.\n\n" + fenced("\n".join(lines), "suggestion")
     )
 
 
 def suggestion_block(body: str) -> str:
     """The suggestion block of a comment body: what a re-push compares (the effect text may change)."""
-    at = body.find("suggestion\n")
-    return body[at:] if at >= 0 else body
+    at = body.find("`suggestion\n")
+    return body[at + 1 :] if at >= 0 else body
 
 
 def plan_review(
@@ -168,17 +175,24 @@ def sticky_section(report: SuggestionReport, plan: ReviewPlan) -> str:
         lines.append(f"\nAll accepted suggestions together: {report.combined.summary()}.")
     lines.append("")
     for s in report.accepted:
-        where = "review comment" if any(i.tool == s.tool and i.field == s.field for i in plan.inline) else "below"
-        lines.append(f"- `{s.tool}` {s.field}: {s.effect.summary() if s.effect else 'not rerun'} ({where})")
+        posted = any(i.tool == s.tool and i.field == s.field for i in plan.inline)
+        where = "review comment" if posted else "diff below" if _in_fallback(plan, s) else "not posted"
+        effect = s.effect.summary() if s.effect else "not rerun"
+        lines.append(f"- {code(s.tool)} {code(s.field)}: {md(effect, None)} ({where})")
     for s in report.rejected:
-        lines.append(f"- **rejected** `{s.tool}` {s.field}: {s.reason}")
+        lines.append(f"- **rejected** {code(s.tool)} {code(s.field)}: {md(s.reason, 300)}")
     if plan.duplicates:
         lines.append(f"\n{plan.duplicates} suggestion(s) already posted on an earlier push are not repeated.")
     if plan.over_limit:
         lines.append(f"\n{plan.over_limit} more suggestion(s) over the per-review limit are not posted.")
     for f in plan.fallback:
-        lines.append(f"\n`{f.tool}` {f.field} ({f.why}; {f.effect}):\n\n```diff\n{f.diff.rstrip()}\n```")
+        lines.append(f"\n{code(f.tool)} {code(f.field)} ({f.why}; {md(f.effect, None)}):\n")
+        lines.append(fenced(f.diff.rstrip(), "diff"))
     return "\n".join(lines) + "\n"
+
+
+def _in_fallback(plan: ReviewPlan, s: Suggestion) -> bool:
+    return any(f.tool == s.tool and f.field == s.field for f in plan.fallback)
 
 
 class SuggestionPoster:

@@ -20,7 +20,9 @@ from app.github.review import (
     InlineSuggestion,
     ReviewPlan,
     SuggestionPoster,
+    fenced,
     hunk_lines,
+    sticky_section,
     suggestion_block,
 )
 
@@ -153,8 +155,9 @@ def test_multi_line_yaml_suggestion_uses_start_line(fake_github: FakeGitHub, pos
         "      Returns id, total and status. Use this for invoices.",
     ]
     assert c["start_side"] == "RIGHT" and c["side"] == "RIGHT"
-    assert "own cases 1/2 -> 2/2" in c["body"] and "1 case(s) fixed" in c["body"]
-    assert "`list_invoices` description" in section
+    shown = c["body"].replace("\\", "")  # as GitHub renders the escaped Markdown
+    assert "own cases 1/2 -> 2/2" in shown and "1 case(s) fixed" in shown
+    assert "`list_invoices` `description`" in section
 
 
 def test_the_fake_refuses_a_comment_outside_the_hunks_as_github_does(
@@ -173,3 +176,15 @@ def test_hunk_lines_reads_head_side_numbers() -> None:
     patch = "@@ -1,3 +1,4 @@\n a\n-b\n+c\n+d\n e\n@@ -10,2 +11,2 @@\n x\n+y"
     assert hunk_lines(patch) == [{1, 2, 3, 4}, {11, 12}]
     assert hunk_lines(None) == []
+
+
+def test_tool_text_cannot_close_the_fence_or_ping_people() -> None:
+    text = 'x = "see ```python``` and ````"'
+    block = fenced(text, "suggestion")
+    assert block.startswith("`````suggestion\n") and block.endswith("\n`````")
+    rejected = Suggestion(tool="t`x", field="description", old="a", new="b", reason="rejected: names '@octocat'")
+    info = SelectorInfo(mode=Mode.SYNTHETIC, name="synthetic", profile_hash="x")
+    report = SuggestionReport(mode=Mode.SYNTHETIC, selector=info, rewriter="r", suite_hash="h", overall_before=1.0,
+                              suggestions=[rejected])
+    section = sticky_section(report, ReviewPlan())
+    assert "@octocat" not in section and "`t'x`" in section
