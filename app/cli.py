@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.rules",
     "app.commands.extract",
     "app.commands.eval_selector",
+    "app.commands.report",
     "app.commands.suggest",
     "app.commands.serve",
     "app.commands.worker",
