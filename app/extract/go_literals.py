@@ -90,6 +90,10 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
                 draft.fields[out_key] = annotations_of(value, scope, go_sdk=go_sdk)
             elif key in {"InputSchema", "OutputSchema"} and _wrapped(value, scope) is not None:
                 inner = _wrapped(value, scope)
+                helper = _callee(scope.resolve(value))
+                if helper in scope.schema_helpers:  # a schema helper of this package: apply what it sets
+                    draft.fields[out_key] = scope.patched(scope.value(inner), scope.schema_helpers[helper])  # type: ignore[arg-type]
+                    continue
                 draft.fields[out_key] = scope.value(inner)  # type: ignore[arg-type]
                 result.unresolved(
                     f"`{key}` of tool `{name}` passes through `{_callee(scope.resolve(value))}(...)`, which is not "

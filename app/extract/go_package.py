@@ -19,6 +19,8 @@ class GoPackage:
     constants: dict[str, Node] = field(default_factory=dict)
     # Option helper name -> the mcp option calls it applies, in order.
     helpers: dict[str, list[Node]] = field(default_factory=dict)
+    # go-sdk schema helper name -> properties it sets: `func H(s *jsonschema.Schema) *jsonschema.Schema`.
+    schema_helpers: dict[str, list[tuple[str, Node]]] = field(default_factory=dict)
     trees: list[Tree] = field(default_factory=list)  # keeps the nodes' trees alive
 
 
@@ -41,6 +43,9 @@ def index_package(folder: Path) -> GoPackage:
                 name = decl.child_by_field_name("name")
                 if options is not None and name is not None:
                     package.helpers[text(name)] = options
+                properties = _schema_helper(decl)
+                if properties is not None and name is not None:
+                    package.schema_helpers[text(name)] = properties
     return package
 
 
@@ -68,6 +73,39 @@ def _helper_options(decl: Node) -> list[Node] | None:
             return None  # anything but `mcp.WithX(...)(tool)` needs the code to run
         options.append(inner)
     return options
+
+
+def _schema_helper(decl: Node) -> list[tuple[str, Node]] | None:
+    """`func H(s *jsonschema.Schema) *jsonschema.Schema { s.Properties["k"] = v; ...; return s }`: its (k, v)."""
+    params = decl.child_by_field_name("parameters")
+    result = decl.child_by_field_name("result")
+    body = decl.child_by_field_name("body")
+    if params is None or result is None or body is None or "jsonschema.Schema" not in text(result):
+        return None
+    declared = [p for p in params.named_children if p.type == "parameter_declaration"]
+    if len(declared) != 1 or "jsonschema.Schema" not in text(declared[0]):
+        return None
+    name_node = declared[0].child_by_field_name("name")
+    if name_node is None:
+        return None
+    name = text(name_node)
+    statements = _statements(body)
+    if not statements or statements[-1].type != "return_statement" or text(statements[-1]) != f"return {name}":
+        return None
+    out: list[tuple[str, Node]] = []
+    for stmt in statements[:-1]:
+        left = stmt.child_by_field_name("left") if stmt.type == "assignment_statement" else None
+        right = stmt.child_by_field_name("right") if stmt.type == "assignment_statement" else None
+        target = left.named_children[0] if left is not None and len(left.named_children) == 1 else None
+        if target is None or right is None or target.type != "index_expression":
+            return None
+        operand, index = target.child_by_field_name("operand"), target.child_by_field_name("index")
+        if operand is None or text(operand) != f"{name}.Properties" or index is None:
+            return None
+        if index.type != "interpreted_string_literal" or len(right.named_children) != 1:
+            return None
+        out.append((text(index).strip('"'), right.named_children[0]))
+    return out
 
 
 def _statements(block: Node) -> list[Node]:

@@ -88,6 +88,7 @@ def extract_go(
     if package is not None:
         scope.nodes = {**package.constants, **scope.nodes}
         helpers = package.helpers
+        scope.schema_helpers = package.schema_helpers
     go_sdk = "modelcontextprotocol/go-sdk" in source
     found = captures("go", _CANDIDATES, tree.root_node)
     for node in found.get("new", []):

@@ -57,6 +57,10 @@ class GoScope:
 
     def __init__(self, root: Node) -> None:
         self.root = root
+        # Schema helpers of the package: name -> properties it sets (`schema.Properties["page"] = ...`).
+        self.schema_helpers: dict[str, list[tuple[str, Node]]] = {}
+        # Properties set on a local schema variable between its declaration and its use, by value node id.
+        self.patches: dict[int, list[tuple[str, Node]]] = {}
         self.nodes: dict[str, Node] = {}
         for decl in root.named_children:
             if decl.type not in {"const_declaration", "var_declaration"}:
@@ -84,15 +88,18 @@ class GoScope:
             elif node.type == "identifier" and text(node) in self.nodes and text(node) not in seen:
                 seen.add(text(node))
                 node = self.nodes[text(node)]
+            elif node.type == "identifier" and text(node) not in seen and (local := self._local(node)) is not None:
+                seen.add(text(node))
+                node = local
             else:
                 return node
 
     def value(self, node: Node) -> Any:
         target = self.resolve(node)
         if target is node or node.type != "identifier":
-            return self._value(target)
+            return self.patched(self._value(target), self.patches.get(target.id, []))
         try:
-            return self._value(target)
+            return self.patched(self._value(target), self.patches.get(target.id, []))
         except Unresolved as exc:
             line = node.start_point[0] + 1
             where = f" (line {exc.line})" if exc.line != line else ""
@@ -135,6 +142,70 @@ class GoScope:
         if kind == "literal_value":
             return self._literal_value(node, schema=True)
         raise fail(node, f"`{short(node)}` is computed at run time")
+
+    def patched(self, schema: Any, patches: list[tuple[str, Node]]) -> Any:
+        """`schema` with the properties a helper or later statements set on it."""
+        if patches and isinstance(schema, dict):
+            properties = schema.setdefault("properties", {})
+            for key, node in patches:
+                properties[key] = self._element(node, schema=True)
+        return schema
+
+    def _local(self, use: Node) -> Node | None:
+        """The value of `name := <expr>` in the enclosing function when nothing but known schema changes touch
+        `name` in between (`WithPagination(name)` with a package helper, `name.Properties["k"] = ...`)."""
+        name = text(use)
+        function = use.parent
+        while function is not None and function.type not in _FUNCTIONS:
+            function = function.parent
+        body = function.child_by_field_name("body") if function is not None else None
+        if body is None:
+            return None
+        value: Node | None = None
+        uses = 0
+        patches: list[tuple[str, Node]] = []
+        stack = [body]
+        while stack:
+            node = stack.pop()
+            if node.type == "identifier" and text(node) == name:
+                uses += 1
+                continue
+            if node.type in {"short_var_declaration", "var_spec"}:
+                left = node.child_by_field_name("left") or node.child_by_field_name("name")
+                right = node.child_by_field_name("right") or node.child_by_field_name("value")
+                if left is not None and right is not None and text(left) == name and len(right.named_children) == 1:
+                    value = right.named_children[0]
+            patch = self._patch(node, name)
+            if patch is not None:
+                patches.extend(patch)
+                continue
+            stack.extend(reversed(node.named_children))
+        if value is None or uses != 2:  # the declaration and the reference being resolved
+            return None
+        self.patches[value.id] = patches
+        return value
+
+    def _patch(self, node: Node, name: str) -> list[tuple[str, Node]] | None:
+        """Properties set by a statement `Helper(name)` or `name.Properties["k"] = v`; None for other nodes."""
+        if node.type == "expression_statement" and node.named_children:
+            call = node.named_children[0]
+            func = call.child_by_field_name("function") if call.type == "call_expression" else None
+            args = [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
+            if func is not None and text(func) in self.schema_helpers and len(args) == 1 and text(args[0]) == name:
+                return self.schema_helpers[text(func)]
+        if node.type == "assignment_statement":
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            target = left.named_children[0] if left is not None and len(left.named_children) == 1 else None
+            if target is not None and target.type == "index_expression" and right is not None:
+                operand = target.child_by_field_name("operand")
+                index = target.child_by_field_name("index")
+                if operand is not None and text(operand) == f"{name}.Properties" and index is not None:
+                    try:
+                        return [(self.string(index), right.named_children[0])]
+                    except Unresolved:
+                        return None
+        return None
 
     def string(self, node: Node) -> str:
         value = self.value(node)
@@ -240,6 +311,9 @@ def _sprintf(fmt: str, values: list[Any], node: Node) -> str:
     if next(rest, None) is not None:
         raise fail(node, "a fmt.Sprintf with extra arguments")
     return "".join(out)
+
+
+_FUNCTIONS = {"function_declaration", "method_declaration", "func_literal"}
 
 
 def _schema_bool(value: Any) -> Any:
