@@ -99,7 +99,7 @@ def build_report(
         tool_field_hashes={t.name: t.field_hashes() for t in sorted(toolset.tools, key=lambda t: t.name)},
         sources=list(toolset.sources),
         cases=list(suite.cases),
-        totals=usage_totals(runs) | {"weights": WEIGHTS, "measured": result.measured},
+        totals=_totals(selector, runs) | {"weights": WEIGHTS, "measured": result.measured},
         notes=notes,
     )
 
@@ -113,6 +113,21 @@ def provenance_counts(cases: Sequence[Case], runs: Sequence[Run]) -> ProvenanceC
             continue
         (scored if case.scored else exploratory)[case.provenance.value] += 1
     return ProvenanceCounts(scored=dict(sorted(scored.items())), exploratory=dict(sorted(exploratory.items())))
+
+
+def selector_generator(selector: Selector) -> CaseGenerator | None:
+    """A model-backed selector writes and validates its own cases (live_model); None means templates."""
+    make = getattr(selector, "case_generator", None)
+    return make() if callable(make) else None
+
+
+def _totals(selector: Selector, runs: Sequence[Run]) -> dict[str, object]:
+    """The selector's own totals when it keeps them (a live selector: tokens, cost, aliases), else ours."""
+    own = getattr(selector, "usage_totals", None)
+    totals = usage_totals(runs)
+    if callable(own):
+        totals |= own(runs)
+    return totals
 
 
 def usage_totals(runs: Sequence[Run]) -> dict[str, object]:
@@ -154,6 +169,7 @@ def audit_pair(
     each side with fresh answers; a flip is claimed only when every repeat agrees, else it is unstable.
     """
     ruleset = rules or load_rules()
+    generator = generator or selector_generator(selector)
     suite = build_suite(
         [base, head],
         user_cases=user_cases,

@@ -26,7 +26,12 @@ class SelectionRequest:
 
 
 class Selector(Protocol):
-    """Anything that picks a tool (or NO_TOOL) for a request. Synthetic and live selectors implement it."""
+    """Anything that picks a tool (or NO_TOOL) for a request. Synthetic and live selectors implement it.
+
+    Optional, looked up with getattr by app/audit/engine.py: `case_generator()` returns the CaseGenerator a
+    model-backed selector uses to write and validate cases; `usage_totals(runs)` returns per-audit totals
+    (calls, cache hits, tokens, cost) to put in the report.
+    """
 
     @property
     def info(self) -> SelectorInfo: ...

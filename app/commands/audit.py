@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from app.audit.engine import audit, audit_pair
+from app.audit.engine import audit, audit_pair, selector_generator
 from app.audit.gate import Conclusion, evaluate_gate
 from app.audit.loader import load_definitions
 from app.audit.models import AuditReport, Case, Comparison, Mode, ToolSet
@@ -107,9 +107,18 @@ def _render(result: AuditReport | Comparison, fmt: OutputFormat) -> str:
 def _estimate(settings: Settings, toolsets: list[ToolSet], *, intents: int, repeats: int) -> None:
     from app.llm.factory import estimate_audit
 
+    # The model writes the generated cases in live mode: count the user's cases plus what generation adds,
+    # sized like the template suite (same intents per tool and negatives) for every side.
     suite = build_suite(toolsets, user_cases=settings.user_cases, intents_per_tool=intents)
     chars = max(len(json.dumps(ts.to_mcp())) for ts in toolsets)
-    estimate = estimate_audit(cases=len(suite.cases) * len(toolsets), tools_json_chars=chars, repeats=repeats)
+    tools = sum(len(ts.tools) for ts in toolsets)
+    estimate = estimate_audit(
+        cases=len(suite.cases) * len(toolsets),
+        tools_json_chars=chars,
+        repeats=repeats,
+        generated_tools=tools if intents else 0,
+        per_tool=intents,
+    )
     typer.echo(json.dumps(estimate.model_dump(), indent=2, sort_keys=True))
 
 
@@ -145,7 +154,12 @@ def audit_command(
         _estimate(settings, [toolset], intents=intents, repeats=0)
         return
     selector = make_selector(settings.mode, model=settings.model, concurrency=settings.concurrency)
-    suite = build_suite([toolset], user_cases=settings.user_cases, intents_per_tool=intents)
+    suite = build_suite(
+        [toolset],
+        user_cases=settings.user_cases,
+        intents_per_tool=intents,
+        generator=selector_generator(selector),
+    )
     report = audit(toolset, suite=suite, selector=selector, rule_settings=settings.config.rules)
     min_score = fail_under if fail_under is not None else settings.config.thresholds.min_score
     _finish(report, fmt=fmt, output=output, gate_args={"min_score": min_score})

@@ -67,6 +67,18 @@ class LiveSelector:
             mode=Mode.LIVE_MODEL, name=self.chat.model, profile_hash=self.profile.hash, settings=settings
         )
 
+    def case_generator(self) -> Any:
+        """The model case generator on this selector's endpoint, model and cache (app.audit.engine asks)."""
+        from app.llm.generation import ModelCaseGenerator
+
+        return ModelCaseGenerator.for_selector(self)
+
+    def usage_totals(self, runs: Sequence[Any]) -> dict[str, Any]:
+        """Per-audit totals (calls, cache hits, tokens, latency, cost estimate, alias map) for the report."""
+        from app.llm.usage import usage_totals
+
+        return usage_totals(runs)
+
     def select(self, request: SelectionRequest) -> Selection:
         """One request: map the tools, call (or read the cache), read the answer strictly."""
         mapping = map_tools(request.tools)
