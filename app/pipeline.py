@@ -5,12 +5,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from enum import StrEnum
+from functools import cache
 from typing import Protocol
 
 from pydantic import BaseModel
 
 from app.audit.loader import load_definitions, merge_toolsets
 from app.audit.models import Case, Finding, Severity, ToolSet
+from app.audit.rules.ruleset import RuleSet, load_rules
 from app.audit.suite import load_cases
 from app.config import CONFIG_PATH, CommentPolicy, RepoConfig, load_config
 from app.errors import ConfigError, InputError, SelectorError
@@ -285,6 +287,13 @@ def _review_started(
     return Outcome.PUBLISHED
 
 
+@cache
+def shipped_rules() -> RuleSet:
+    """The shipped rules, read once per process (~0.25 s of YAML and schema checks); repositories change
+    them through `rules:` settings, never by editing the rule files."""
+    return load_rules()
+
+
 class AuditReviewer:
     """The Reviewer backed by the audit engine and the renderers (imported on first use)."""
 
@@ -313,6 +322,7 @@ class AuditReviewer:
             selector=selector,
             user_cases=user_cases,
             rule_settings=config.rules,
+            rules=shipped_rules(),
             base_ref=base_ref,
             head_ref=head_ref,
         )

@@ -64,6 +64,20 @@ def call(what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return fn(*args, **kwargs)
 
 
+class _SharedTransport(httpx.BaseTransport):
+    """One connection pool for every client of the process. githubkit builds an httpx client per request and
+    closes it afterwards; a fresh default client costs ~90 ms (TLS context), and closing must not close the pool."""
+
+    def __init__(self, inner: httpx.BaseTransport) -> None:
+        self._inner = inner
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return self._inner.handle_request(request)
+
+    def close(self) -> None:  # the pool outlives the per-request clients
+        return None
+
+
 class GitHubApp:
     """Builds githubkit clients for the App and its installations; the transport is injectable for tests."""
 
@@ -79,7 +93,7 @@ class GitHubApp:
         self.app_id = app_id
         self._private_key = private_key
         self._base_url = base_url
-        self._transport = transport
+        self._transport = _SharedTransport(transport or httpx.HTTPTransport())
         # Tokens in Redis survive RQ's forked work horses and are shared by workers; without Redis they live
         # in this object (one per process). Keyed by API URL too: one App id may exist on several GitHub hosts.
         self._cache: BaseCacheStrategy = (

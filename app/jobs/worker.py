@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 
 from redis import Redis
@@ -21,6 +22,9 @@ def preload() -> None:
     import app.render.check
     import app.render.markdown
     import app.selector_factory  # noqa: F401
+    from app.pipeline import shipped_rules
+
+    shipped_rules()
 
 
 def build_worker(settings: Settings, *, redis: Redis | None = None, name: str | None = None) -> Worker:
@@ -35,5 +39,8 @@ def run_worker(settings: Settings, *, burst: bool = False) -> bool:
     """Work until stopped (or, with `burst`, until the queue is empty). The scheduler runs delayed retries."""
     worker = build_worker(settings)
     preload()
+    # Long-lived imported objects stay out of the collector (and shared copy-on-write with forked jobs).
+    gc.collect()
+    gc.freeze()
     log.info("worker %s listening on queue %s", worker.name, settings.queue_name)
     return bool(worker.work(burst=burst, with_scheduler=True))
