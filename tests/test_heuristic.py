@@ -283,6 +283,13 @@ def test_a_near_miss_list_answers_as_a_fresh_selector_would() -> None:
     assert any(index.remap is not None for index in cached._cache._sets.values())
 
 
+def test_a_list_changed_in_place_is_indexed_again(selector: SyntheticSelector) -> None:
+    tools = [WEATHER]
+    assert selector.select(tools, "send an email to bo@example.com with subject 'Hi'").tool == NO_TOOL
+    tools.append(EMAIL)
+    assert selector.select(tools, "send an email to bo@example.com with subject 'Hi'").tool == "send_email"
+
+
 def test_index_cache_is_bounded(tmp_path: Path) -> None:
     data = yaml.safe_load((selectors_dir() / "synthetic.yml").read_text())
     data["cache"] = {"tool_sets": 2, "tools": 3}

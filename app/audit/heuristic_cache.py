@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -38,11 +39,17 @@ class IndexCache:
         self._recent: list[tuple[list[dict[str, Any]], ToolSetIndex]] = []
         # Schema objects already serialised: id -> (the object, kept alive so the id stays its own; JSON).
         self._schemas: OrderedDict[int, tuple[Any, str]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def index_for(self, tools: list[dict[str, Any]]) -> ToolSetIndex:
+        """The index of `tools`. Tool dicts are taken as immutable once passed in (lists may change)."""
+        with self._lock:
+            return self._index_for(tools)
+
+    def _index_for(self, tools: list[dict[str, Any]]) -> ToolSetIndex:
         # Nearby requests usually carry an equal tool list; comparing is cheaper than computing keys.
         for seen, known in self._recent:
-            if seen is tools or (len(seen) == len(tools) and seen == tools):
+            if len(seen) == len(tools) and seen == tools:
                 return known
         keys = tuple(self._key(t) for t in tools)
         index = self._sets.get(keys)
@@ -54,7 +61,8 @@ class IndexCache:
                 self._sets.popitem(last=False)
         else:
             self._sets.move_to_end(keys)
-        self._recent = [(tools, index), *self._recent[: _RECENT_LISTS - 1]]
+        # A copy of the list, so that a caller who changes its own list later is not answered from it.
+        self._recent = [(list(tools), index), *self._recent[: _RECENT_LISTS - 1]]
         return index
 
     def _derived(self, keys: tuple[ToolKey, ...]) -> ToolSetIndex | None:
@@ -82,9 +90,9 @@ class IndexCache:
             if len(self._schemas) > self._profile.cache.tools:
                 self._schemas.popitem(last=False)
         name, title, description = tool.get("name"), tool.get("title"), tool.get("description")
-        if type(name) is not str or type(title) is not str or type(description) is not str:
-            return (_text(name), _text(title), _text(description), schema_json)
-        return (name, title, description, schema_json)
+        if type(name) is str and (title is None or type(title) is str) and type(description) is str:
+            return (name, title or "", description, schema_json)
+        return (_text(name), _text(title), _text(description), schema_json)
 
     def _doc(self, key: ToolKey, tool: dict[str, Any]) -> ToolDoc:
         doc = self._tools.get(key)
