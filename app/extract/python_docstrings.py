@@ -34,6 +34,8 @@ _SECTIONS = _PARAM_SECTIONS | {
     "warns",
 }
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z ]*):\s*$")
+_DASHES = re.compile(r"^\s*-{3,}\s*$")
+_SPHINX = re.compile(r"^:param\s+(?:[^:]*\s)?(\*{0,2}\w+)\s*:(.*)$")
 _PARAM = re.compile(r"^(\*{0,2}\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 
 
@@ -57,9 +59,51 @@ def parse_docstring(raw: str) -> tuple[str | None, dict[str, str]]:
         if header in _PARAM_SECTIONS:
             params.update(_params(body))
     if not params:
-        return doc, {}
+        return _numpy(lines) or _sphinx(lines) or (doc, {})
     description = "\n".join(text if text is not None else lines).strip()
     return description or None, params
+
+
+def _numpy(lines: list[str]) -> tuple[str | None, dict[str, str]] | None:
+    """NumPy style: `Parameters` over a dashed line, then `name : type` and indented descriptions."""
+    for i in range(len(lines) - 1):
+        if lines[i].strip().lower() in {"parameters", "other parameters"} and _DASHES.match(lines[i + 1]):
+            params: dict[str, str] = {}
+            current: str | None = None
+            body = lines[i + 2:]
+            for j, line in enumerate(body):
+                if j + 1 < len(body) and _DASHES.match(body[j + 1]):
+                    break  # the next section (`Returns` over dashes)
+                if line and not line.startswith((" ", "\t")):
+                    current = line.split(":", 1)[0].strip().lstrip("*")
+                    params[current] = ""
+                elif current and line.strip():
+                    params[current] = (params[current] + "\n" + line.strip()).strip()
+            params = {k: v for k, v in params.items() if k}
+            if params:
+                return "\n".join(lines[:i]).strip() or None, params
+    return None
+
+
+def _sphinx(lines: list[str]) -> tuple[str | None, dict[str, str]] | None:
+    """Sphinx style: `:param name: text` fields after the description."""
+    params: dict[str, str] = {}
+    first_field: int | None = None
+    current: str | None = None
+    for i, line in enumerate(lines):
+        match = _SPHINX.match(line)
+        if match:
+            first_field = i if first_field is None else first_field
+            current = match.group(1)
+            params[current] = match.group(2).strip()
+        elif line.startswith(":"):
+            first_field = i if first_field is None else first_field
+            current = None
+        elif current and line.strip() and line.startswith((" ", "\t")):
+            params[current] = (params[current] + "\n" + line.strip()).strip()
+    if not params or first_field is None:
+        return None
+    return "\n".join(lines[:first_field]).strip() or None, params
 
 
 def _section_header(lines: list[str], i: int) -> str | None:

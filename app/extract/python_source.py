@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from app.extract.common import Draft, FileResult, Language, Unresolved, lines
 from app.extract.python_docstrings import parse_docstring
 from app.extract.python_lowlevel import LiteralReader
+from app.extract.python_mounts import apply_mounts, read_mount
 from app.extract.python_types import TypeReader
 from app.extract.python_values import Constants, ModuleLoader, dotted, keyword, node_lines, statements, walk
 
@@ -29,6 +32,11 @@ _CONTENT_TYPES = {
 }
 
 
+# Text that shows a file registers tools with calls (not only decorators): then every call is looked at.
+_CALL_MARKERS = ("Tool(", "mount(", "import_server(", "add_tool(", "from_function(")
+_TOOL_CALL = re.compile(r"\.tool\(\s*[A-Za-z_]\w*\s*[,)]")
+
+
 def extract_python(text: str, *, file: str, modules: ModuleLoader | None = None) -> FileResult:
     """Tools defined in one Python file; unreadable parts become TC090 findings. `modules` reads the constants
     of modules it imports from."""
@@ -40,7 +48,7 @@ def extract_python(text: str, *, file: str, modules: ModuleLoader | None = None)
         return result
     reader = _Reader(tree, result, modules=modules)
     # Calls matter only for Tool(...) literals and mounts; without them, statements alone are walked (faster).
-    reader.run(calls=any(marker in text for marker in ("Tool(", "mount(", "import_server(")))
+    reader.run(calls=any(marker in text for marker in _CALL_MARKERS) or _TOOL_CALL.search(text) is not None)
     return result
 
 
@@ -63,7 +71,9 @@ class _Reader:
                 for alias in node.names:
                     self.result.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
             elif isinstance(node, ast.Call):
-                self._mount(node)
+                mount = read_mount(node, self.constants, self.result)
+                if mount is not None:
+                    self.result.mounts.append(mount)
         found: list[tuple[int, Draft]] = []
         for node in nodes:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -75,8 +85,37 @@ class _Reader:
                 draft = self.literals.read(node)
                 if draft is not None:
                     found.append((node.lineno, draft))
+            elif isinstance(node, ast.Call):
+                draft = self._registered(node, nodes)
+                if draft is not None:
+                    found.append((node.lineno, draft))
         self.result.drafts.extend(d for _, d in sorted(found, key=lambda item: item[0]))
-        self._apply_local_mounts()
+        local = {d.server for d in self.result.drafts}
+        for draft in self.result.drafts:
+            apply_mounts(draft, [(p, c, x) for p, c, x in self.result.mounts if c in local])
+
+    def _registered(self, call: ast.Call, nodes: Sequence[ast.AST]) -> Draft | None:
+        """`server.add_tool(fn, ...)`, `server.tool(fn, ...)` or `server.add_tool(Tool.from_function(fn, ...))`:
+        read like `@server.tool(...)` on `fn` (a function of this file)."""
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr in {"add_tool", "tool"} and call.args):
+            return None
+        target: ast.expr = call.args[0]
+        keywords = call.keywords
+        if isinstance(target, ast.Call) and (dotted(target.func) or "").endswith("from_function") and target.args:
+            keywords = target.keywords
+            target = target.args[0]
+        if not isinstance(target, ast.Name):
+            return None
+        functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == target.id]
+        if len(functions) != 1:
+            return None
+        decorator = ast.Call(func=ast.Attribute(value=call.func.value, attr="tool", ctx=ast.Load()), args=[],
+                             keywords=keywords)
+        ast.copy_location(decorator, call)
+        draft = self._decorated(functions[0], decorator)
+        if draft is not None:
+            draft.tool_lines = node_lines(call)
+        return draft
 
     # -- @server.tool ----------------------------------------------------------------------------------
     def _decorated(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, deco: ast.expr) -> Draft | None:
@@ -247,42 +286,6 @@ class _Reader:
         return {"properties": {"result": base}, "required": ["result"], "type": "object", "x-fastmcp-wrap-result": True}
 
     # -- mount(sub, namespace=...) ---------------------------------------------------------------------
-    def _mount(self, call: ast.Call) -> None:
-        if not (isinstance(call.func, ast.Attribute) and call.func.attr in {"mount", "import_server"}):
-            return
-        parent = dotted(call.func.value)
-        args = list(call.args)
-        prefix_node = keyword(call, "namespace") or keyword(call, "prefix")
-        if prefix_node is None and len(args) == 2 and isinstance(args[0], ast.Constant):
-            prefix_node, args = args[0], args[1:]  # FastMCP 1.x order: mount(prefix, server)
-        elif prefix_node is None and len(args) == 2:
-            prefix_node = args[1]
-        child = dotted(args[0]) if args else dotted(keyword(call, "server") or ast.Constant(None))
-        if parent is None or child is None or prefix_node is None:
-            return
-        try:
-            prefix = self.constants.string(prefix_node)
-        except Unresolved as exc:
-            self.result.unresolved(f"the namespace of mounted server `{child}`", exc)
-            return
-        self.result.mounts.append((parent, child, prefix))
-
-    def _apply_local_mounts(self) -> None:
-        local = {d.server for d in self.result.drafts}
-        for draft in self.result.drafts:
-            apply_mounts(draft, [(p, c, x) for p, c, x in self.result.mounts if c in local])
-
-
-def apply_mounts(draft: Draft, mounts: list[tuple[str, str, str]]) -> None:
-    """Prefix a tool's name for each server it is mounted under (innermost first)."""
-    seen: set[str] = set()
-    while draft.server is not None and draft.server not in seen:
-        seen.add(draft.server)
-        parent = next(((p, x) for p, c, x in mounts if c == draft.server), None)
-        if parent is None:
-            return
-        draft.name = f"{parent[1]}_{draft.name}"
-        draft.server = parent[0]
 
 
 def _imports_sdk_fastmcp(tree: ast.Module) -> bool:
