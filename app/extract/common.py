@@ -67,6 +67,17 @@ class FileResult:
             )
         )
 
+    def rename_findings(self, renamed: dict[str, str]) -> None:
+        """Findings name tools as listed: after a mount prefix, `get_issue` becomes `jira_get_issue`."""
+        self.findings = [
+            f.model_copy(update={
+                "tool": renamed[f.tool],
+                "message": f.message.replace(f"tool `{f.tool}`", f"tool `{renamed[f.tool]}`"),
+            })
+            if f.tool in renamed else f
+            for f in self.findings
+        ]
+
     def tools(self) -> list[Tool]:
         return [draft_to_tool(d, file=self.file, syntax=self.language.value) for d in self.drafts]
 

@@ -98,8 +98,13 @@ def apply_cross_file_mounts(results: Sequence[FileResult]) -> None:
     for res in results:
         module = _module_candidates(res.file)
         local = [(parent, child, prefix) for mod, parent, child, prefix in mounts if _same_module(mod, module)]
+        renamed: dict[str, str] = {}
         for draft in res.drafts:
+            before = draft.name
             apply_mounts(draft, local)
+            if draft.name != before:
+                renamed[before] = draft.name
+        res.rename_findings(renamed)
 
 
 def _module_candidates(file: str) -> list[str]:

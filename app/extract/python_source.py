@@ -91,8 +91,13 @@ class _Reader:
                     found.append((node.lineno, draft))
         self.result.drafts.extend(d for _, d in sorted(found, key=lambda item: item[0]))
         local = {d.server for d in self.result.drafts}
+        renamed: dict[str, str] = {}
         for draft in self.result.drafts:
+            before = draft.name
             apply_mounts(draft, [(p, c, x) for p, c, x in self.result.mounts if c in local])
+            if draft.name != before:
+                renamed[before] = draft.name
+        self.result.rename_findings(renamed)
 
     def _registered(self, call: ast.Call, nodes: Sequence[ast.AST]) -> Draft | None:
         """`server.add_tool(fn, ...)`, `server.tool(fn, ...)` or `server.add_tool(Tool.from_function(fn, ...))`:
@@ -229,7 +234,7 @@ class _Reader:
             if arg.arg in {"self", "cls"} or arg.arg in excluded or _injected(arg.annotation):
                 continue
             param = self.types.param(arg.arg, arg.annotation, default)
-            for exc in param.problems:
+            for exc in {problem.why: problem for problem in reversed(param.problems)}.values():  # once per cause
                 self.result.unresolved(
                     f"parameter `{arg.arg}` of tool `{draft.name}`", exc, tool=draft.name, parameter=arg.arg
                 )
