@@ -151,6 +151,21 @@ def main() -> None:
             proc.wait(10)
         fake.stop()
     fake.assert_clean()
+    if not args.embedded:
+        from rq import Queue
+        from rq.registry import FinishedJobRegistry
+
+        redis = Redis.from_url(REDIS_URL)
+        queue = Queue("toolchoice", connection=redis)
+        jobs = sorted(
+            (j for j in (queue.fetch_job(i) for i in FinishedJobRegistry(queue=queue).get_job_ids()) if j),
+            key=lambda j: j.enqueued_at,
+        )
+        waits = [(j.started_at - j.enqueued_at).total_seconds() for j in jobs if j.started_at and j.enqueued_at]
+        runs_s = [(j.ended_at - j.started_at).total_seconds() for j in jobs if j.ended_at and j.started_at]
+        print("queue wait, s: " + " ".join(f"{x:.2f}" for x in waits))
+        print("job run (in the worker), s: " + " ".join(f"{x:.2f}" for x in runs_s))
+        redis.flushdb()
     runs = [r for r in fake.check_runs(OWNER, REPO) if r["status"] == "completed"]
     mode = "embedded (no Redis)" if args.embedded else "Redis + RQ worker"
     print(f"{args.tools}-tool definition file, {args.rounds} PRs, {mode}, load average {os.getloadavg()[0]:.1f}")
