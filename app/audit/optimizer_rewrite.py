@@ -101,7 +101,7 @@ class SyntheticRewriter:
             targeted.append("TC107")
         if ("TC103" in failing or context.missed_to_no_tool) and phrase:
             joiner = "to" if self._is_verb(phrase) else "for"
-            tail.append(("TC103", f"Use this {joiner} {phrase}."))
+            tail.append(("TC103", f"Use this {joiner} {phrase}{_given(tool)}."))
         boundary = self._boundary(context)
         if boundary and ("TC104" in failing or confused):
             tail.append(("TC104", boundary))
@@ -178,6 +178,15 @@ def name_phrase(name: str, *, unlike: str | None = None, verbs: frozenset[str] =
             k += 1
         tokens = tokens[k:]
     return " ".join(tokens)
+
+
+def _given(tool: Tool) -> str:
+    """', given owner, repo and issue_number' from the schema's required parameters (at most three)."""
+    required = [r for r in tool.required if r in tool.properties]
+    if not required or len(required) > 3:
+        return ""
+    listed = required[0] if len(required) == 1 else ", ".join(required[:-1]) + f" and {required[-1]}"
+    return f", given {listed}"
 
 
 def _sentence(phrase: str) -> str:

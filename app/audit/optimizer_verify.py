@@ -183,28 +183,27 @@ class _Verifier:
     def verify(self, proposals: Sequence[tuple[Tool, list[Rewrite]]], baseline: Measure) -> list[Suggestion]:
         """Each tool's attempts in order (with its sibling boundary, then without): the first the rerun
         supports is kept; when none is, the first is reported as rejected."""
-        results: dict[str, tuple[Effect, str | None]] = {}
-        chosen: dict[str, tuple[Rewrite, str]] = {}
-        passing: list[tuple[Tool, Rewrite, Effect]] = []
+        self.baseline = baseline
+        self.results: dict[str, tuple[Effect, str | None]] = {}
+        self.chosen: dict[str, tuple[Rewrite, str]] = {}
+        passing: list[tuple[Tool, list[Rewrite], Effect]] = []
         for tool, attempts in proposals:
             first_why = ""
             for n, proposal in enumerate(attempts):
-                after = self._measure([apply_rewrite(tool, proposal)])
-                eff = effect(baseline, after, tools={tool.name})
-                why = rejection(eff, baseline, after, tools={tool.name})
+                eff, why = self._alone(tool, proposal)
                 if n == 0 or why is None:
-                    results[tool.name] = (eff, why)
-                    chosen[tool.name] = (proposal, first_why)
+                    self.results[tool.name] = (eff, why)
+                    self.chosen[tool.name] = (proposal, first_why)
                 if why is None:
-                    passing.append((tool, proposal, eff))
+                    passing.append((tool, attempts[n:], eff))
                     break
                 first_why = first_why or why
         if passing:
-            self._combine(passing, baseline, results)
+            self._combine(passing)
         out: list[Suggestion] = []
         for tool, _ in proposals:
-            eff, why = results[tool.name]
-            proposal, earlier = chosen[tool.name]
+            eff, why = self.results[tool.name]
+            proposal, earlier = self.chosen[tool.name]
             if why:
                 reason = f"rejected by the rerun: {why}"
             elif earlier:
@@ -214,30 +213,43 @@ class _Verifier:
             out.extend(_suggestions(tool, proposal, accepted=why is None, reason=reason, eff=eff))
         return out
 
-    def _combine(
-        self, passing: list[tuple[Tool, Rewrite, Effect]], baseline: Measure, results: dict
-    ) -> None:
+    def _alone(self, tool: Tool, proposal: Rewrite) -> tuple[Effect, str | None]:
+        """The rewrite of one tool against the original tool set."""
+        after = self._measure([apply_rewrite(tool, proposal)])
+        eff = effect(self.baseline, after, tools={tool.name})
+        return eff, rejection(eff, self.baseline, after, tools={tool.name})
+
+    def _combine(self, passing: list[tuple[Tool, list[Rewrite], Effect]]) -> None:
+        baseline = self.baseline
         names = {t.name for t, _, _ in passing}
-        new_tools = [apply_rewrite(t, p) for t, p, _ in passing]
-        after = self._measure(new_tools)
+        after = self._measure([apply_rewrite(t, attempts[0]) for t, attempts, _ in passing])
         together = effect(baseline, after, tools=names)
         if rejection(together, baseline, after, tools=names) is None or len(passing) == 1:
             self.combined = together
             return
-        # The combination regresses: keep them one at a time, largest gain first.
+        # The combination regresses: add them one at a time, largest gain first, each (or its plainer
+        # attempt without the sibling boundary) kept only when it passes against the ones kept before it.
         order = sorted(passing, key=lambda x: (-(x[2].overall_after - x[2].overall_before), x[0].name))
         kept: list[Tool] = []
         state = baseline
-        for tool, proposal, _ in order:
-            new = apply_rewrite(tool, proposal)
-            trial = self._measure([*kept, new])
-            eff = effect(state, trial, tools={tool.name})
-            why = rejection(eff, state, trial, tools={tool.name})
-            if why is None:
-                kept.append(new)
-                state = trial
-            else:
-                results[tool.name] = (results[tool.name][0], f"together with the suggestions accepted before it: {why}")
+        for tool, attempts, _ in order:
+            why: str | None = None
+            for n, proposal in enumerate(attempts):
+                new = apply_rewrite(tool, proposal)
+                trial = self._measure([*kept, new])
+                eff = effect(state, trial, tools={tool.name})
+                why = rejection(eff, state, trial, tools={tool.name})
+                if why is None:
+                    kept.append(new)
+                    state = trial
+                    if n:
+                        alone, _ = self._alone(tool, proposal)
+                        self.results[tool.name] = (alone, None)
+                        self.chosen[tool.name] = (proposal, "together with the suggestions accepted before it")
+                    break
+            if why is not None:
+                eff0 = self.results[tool.name][0]
+                self.results[tool.name] = (eff0, f"together with the suggestions accepted before it: {why}")
         self.combined = effect(baseline, state, tools={t.name for t in kept})
 
 

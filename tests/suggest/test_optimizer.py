@@ -212,3 +212,19 @@ def test_suggestion_parameter_property() -> None:
     s = Suggestion(tool="t", field="inputSchema.properties.status.description", old="a", new="b")
     assert s.parameter == "status"
     assert Suggestion(tool="t", field="description", old="a", new="b").parameter is None
+
+
+@pytest.mark.corpus
+def test_accepted_together_are_rerun_together_and_the_combination_holds(selector: SyntheticSelector) -> None:
+    toolset = _server("modelcontextprotocol__servers__memory.json")
+    suite = build_suite([toolset])
+    report = suggest(toolset, suite=suite, selector=selector, limit=9)
+    # Some rewrites pass alone but not with the others: they are rejected, saying so.
+    assert any("together with the suggestions accepted before it" in s.reason for s in report.rejected)
+    assert report.combined is not None
+    tools = sorted({s.tool for s in report.accepted})
+    together = [_tool_after(toolset, report, tool).by_name()[tool] for tool in tools]
+    again = measure(replaced(toolset, together), suite=suite, selector=selector, rules=load_rules(), rule_settings=None)
+    assert again.overall == pytest.approx(report.combined.overall_after)
+    assert report.combined.overall_after >= report.combined.overall_before
+    assert not report.combined.stolen
