@@ -12,7 +12,8 @@ Public API (stable; the audit, diff and suggest commands call it for source file
   parameter description. What cannot be known without running the code becomes a TC090 finding
   ("could not be read statically") in `ToolSet.load_findings`, never a guessed value.
 - `extract_paths(paths, *, root=None, globs=None, languages=None)` -> one ToolSet for files and folders.
-  Folders are walked (dependency, build and dot folders skipped) in sorted order. With `globs`, a file is read
+  Folders are walked (dependency, build and dot folders skipped; test code too unless `globs` are given) in
+  sorted order. With `globs`, a file is read
   only when its `/`-separated path relative to `root` (else relative to the folder given) matches one glob:
   fnmatch-style, `*` and `?` within one path segment, `**` across segments (`src/**/*.py` matches `src/a.py`).
   `languages` ({glob: language}) sets the language where the extension does not say it (the config's per-glob
@@ -35,7 +36,7 @@ from app.audit.models import ToolSet
 from app.errors import DefinitionError
 from app.extract.common import FileResult, Language
 from app.extract.go_package import GoPackage, index_package
-from app.extract.paths import apply_cross_file_mounts, matches, walk
+from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, matches, walk
 from app.extract.python_modules import PyModules
 from app.extract.python_source import extract_python
 from app.extract.ts_modules import Modules
@@ -114,6 +115,8 @@ def extract_paths(
             if language is None and given.is_dir() and not is_source_file(file):
                 continue
             if language is None and globs and not matches(relative, globs):
+                continue
+            if not globs and given.is_dir() and matches(_relative(file, given), TEST_GLOBS):
                 continue
             if file.resolve() in seen:
                 continue

@@ -37,6 +37,13 @@ SKIPPED_DIRS = frozenset(
 )
 
 
+# Test code is skipped when folders are walked without globs: its tool definitions are mocks, not the server's.
+TEST_GLOBS = (
+    "**/tests/**", "**/test/**", "**/__tests__/**", "**/testdata/**", "**/*.test.*", "**/*.spec.*",
+    "**/*_test.go", "**/test_*.py", "**/*_test.py", "**/conftest.py",
+)
+
+
 @lru_cache(maxsize=256)
 def glob_regex(pattern: str) -> re.Pattern[str]:
     """fnmatch-style glob on `/`-separated relative paths: `*` and `?` stay in one segment, `**` spans any."""

@@ -58,10 +58,12 @@ def _repo(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_folders_skip_dependencies_and_data_files(tmp_path: Path) -> None:
+def test_folders_skip_dependencies_tests_and_data_files(tmp_path: Path) -> None:
     tools = extract_paths([_repo(tmp_path)])
-    assert tools.names() == ["app", "more", "test_x"]
+    assert tools.names() == ["app", "more"]
     assert all(not s.endswith(".json") for s in tools.sources)
+    # Globs choose for themselves: test code is read when they ask for it.
+    assert extract_paths([tmp_path], root=tmp_path, globs=["tests/*.py"]).names() == ["test_x"]
 
 
 def test_globs_select_files_relative_to_the_root(tmp_path: Path) -> None:
