@@ -186,18 +186,27 @@ def _random_looking(token: str) -> bool:
     return share >= (_ENTROPY_SHARE if digits or "+" in core or "/" in core else _LETTERS_ENTROPY_SHARE)
 
 
+# Every detect-secrets plugin we use needs a run of 16+ key characters, a URL's "://" or a key header.
+_MAYBE_SECRET = re.compile(r"[A-Za-z0-9+/=_.:-]{16,}|://|PRIVATE KEY")
+
+
 def find_secrets(text: str) -> Iterator[tuple[SecretKind, str]]:
     """Every (kind, value) a detector finds in `text`, ours first, then detect-secrets', then entropy."""
+    yield from _found(text)
+
+
+@lru_cache(maxsize=65_536)
+def _found(text: str) -> tuple[tuple[SecretKind, str], ...]:
+    out: list[tuple[SecretKind, str]] = []
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
-            yield kind, match.group("s" if "s" in pattern.groupindex else 0)
+            out.append((kind, match.group("s" if "s" in pattern.groupindex else 0)))
+    if not _MAYBE_SECRET.search(text):
+        return tuple(out)
     for kind, plugin in _plugins():
-        for value in plugin.analyze_string(text):
-            if value:
-                yield kind, value
-    for match in _TOKEN.finditer(text):
-        if _random_looking(match.group(0)):
-            yield SecretKind.HIGH_ENTROPY, match.group(0)
+        out.extend((kind, value) for value in plugin.analyze_string(text) if value)
+    out.extend((SecretKind.HIGH_ENTROPY, m.group(0)) for m in _TOKEN.finditer(text) if _random_looking(m.group(0)))
+    return tuple(out)
 
 
 def _replacer(kind: SecretKind, pattern: re.Pattern[str]) -> Callable[[re.Match[str]], str]:
@@ -220,6 +229,8 @@ def redact_text(text: str) -> str:
         return text
     for kind, pattern in _PATTERNS:
         text = pattern.sub(_replacer(kind, pattern), text)
+    if not _MAYBE_SECRET.search(text):
+        return text
     for kind, plugin in _plugins():
         for value in set(plugin.analyze_string(text)):
             if len(value) >= _MIN_GLOBAL_REPLACE:
