@@ -14,7 +14,7 @@ from pathlib import Path
 
 from app.audit.heuristic import SyntheticSelector
 from app.audit.loader import load_definitions
-from app.audit.optimizer_verify import suggest
+from app.audit.optimizer_suggest import suggest
 from app.audit.rules import load_rules
 from app.audit.suite import build_suite
 

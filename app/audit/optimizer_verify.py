@@ -1,4 +1,4 @@
-"""Verifying rewrites by a rerun of the identical suite, and the whole suggestion run (`suggest`).
+"""Verifying rewrites by a rerun of the identical suite.
 
 A rewrite is accepted only where the rerun supports it: the tool's own scored cases not worse, the
 overall score not worse, and no scored case expected on another tool or on NO_TOOL newly failing (a
@@ -12,39 +12,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.audit.engine import audit
-from app.audit.models import AuditReport, Mode, RuleSettings, Suite, Tool, ToolSet
+from app.audit.models import AuditReport, RuleSettings, Suite, Tool, ToolSet
 from app.audit.optimizer import (
-    DESCRIPTION_RULES,
-    LIVE_OPTIMIZER_NOTE,
-    PAIR_RULES,
     PARAMETER_RULES,
-    SYNTHETIC_OPTIMIZER_NOTE,
     Effect,
     Rewrite,
-    RewriteContext,
-    Rewriter,
-    Skipped,
     Suggestion,
-    SuggestionReport,
     apply_rewrite,
-    check_rewrite,
     parameter_field,
     replaced,
-    siblings_of,
 )
-from app.audit.optimizer_rewrite import SyntheticRewriter
 from app.audit.rules.engine import evaluate
-from app.audit.rules.ruleset import RuleSet, load_rules
+from app.audit.rules.ruleset import RuleSet
 from app.audit.scoring import score
 from app.audit.selection import Selector, run_suite
 
 # Score differences below this are float noise, not a change.
 EPSILON = 1e-9
-# Tools rewritten and verified per run unless the caller asks for more (each costs one rerun).
-DEFAULT_LIMIT = 10
-_TARGET_RULES = (*DESCRIPTION_RULES, *PARAMETER_RULES, *PAIR_RULES)
-
 
 @dataclass(frozen=True, slots=True)
 class Measure:
@@ -115,61 +99,9 @@ def rejection(eff: Effect, before: Measure, after: Measure, *, tools: set[str]) 
     return None
 
 
-def suggest(
-    toolset: ToolSet,
-    *,
-    suite: Suite,
-    selector: Selector,
-    rewriter: Rewriter | None = None,
-    rules: RuleSet | None = None,
-    rule_settings: RuleSettings | None = None,
-    limit: int = DEFAULT_LIMIT,
-    report: AuditReport | None = None,
-) -> SuggestionReport:
-    """Rewrite, check and verify descriptions of the tools that need it most (at most `limit` tools)."""
-    ruleset = rules or load_rules()
-    rewriter = rewriter or SyntheticRewriter(ruleset)
-    report = report or audit(toolset, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings)
-    baseline = measure_report(report)
-    info = selector.info
-    out = SuggestionReport(
-        mode=info.mode, selector=info, rewriter=rewriter.name, suite_hash=suite.hash, overall_before=report.overall
-    )
-    out.notes.append(SYNTHETIC_OPTIMIZER_NOTE if info.mode == Mode.SYNTHETIC else LIVE_OPTIMIZER_NOTE)
-    proposals: list[tuple[Tool, list[Rewrite]]] = []
-    for tool in _candidates(toolset, report):
-        if len(proposals) >= limit:
-            out.skipped.append(Skipped(tool=tool.name, reason=f"not rewritten: over the limit of {limit} tools"))
-            continue
-        attempts: list[Rewrite] = []
-        problem: str | None = None
-        failed: tuple[Rewrite, str] | None = None
-        for with_siblings in (True, False):
-            proposal = _propose(tool, toolset=toolset, report=report, rewriter=rewriter, siblings=with_siblings)
-            if isinstance(proposal, str):
-                problem = problem or proposal
-                continue
-            if any(a.description == proposal.description and a.parameters == proposal.parameters for a in attempts):
-                continue
-            why = check_rewrite(tool, proposal, tool_names=toolset.names(), rules=ruleset, rule_settings=rule_settings)
-            if why:
-                failed = failed or (proposal, why)
-                continue
-            attempts.append(proposal)
-        if attempts:
-            proposals.append((tool, attempts))
-        elif failed:
-            out.suggestions.extend(_suggestions(tool, failed[0], accepted=False, reason=f"rejected: {failed[1]}"))
-        elif problem:
-            out.skipped.append(Skipped(tool=tool.name, reason=problem))
-    run = _Verifier(toolset, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings)
-    out.suggestions.extend(run.verify(proposals, baseline))
-    out.combined = run.combined
-    out.suggestions.sort(key=lambda s: (not s.accepted, s.tool, s.field))
-    return out
+class Verifier:
+    """Reruns the suite for rewrites of one tool set; `combined` is the effect of all accepted ones."""
 
-
-class _Verifier:
     def __init__(
         self, toolset: ToolSet, *, suite: Suite, selector: Selector, rules: RuleSet, rule_settings: RuleSettings | None
     ) -> None:
@@ -210,7 +142,7 @@ class _Verifier:
                 reason = f"accepted without the sibling boundary (with it, {earlier})"
             else:
                 reason = "accepted: the rerun supports it"
-            out.extend(_suggestions(tool, proposal, accepted=why is None, reason=reason, eff=eff))
+            out.extend(suggestions_for(tool, proposal, accepted=why is None, reason=reason, eff=eff))
         return out
 
     def _alone(self, tool: Tool, proposal: Rewrite) -> tuple[Effect, str | None]:
@@ -253,47 +185,7 @@ class _Verifier:
         self.combined = effect(baseline, state, tools={t.name for t in kept})
 
 
-def _candidates(toolset: ToolSet, report: AuditReport) -> list[Tool]:
-    """Tools with targeted findings or observed confusion, the most confused and most flagged first."""
-    flagged: dict[str, int] = {}
-    for f in report.findings:
-        if f.rule_id in _TARGET_RULES:
-            for name in (f.tool, f.other_tool if f.rule_id in PAIR_RULES else None):
-                if name:
-                    flagged[name] = flagged.get(name, 0) + 1
-    confused: dict[str, int] = {}
-    for pair in report.confusion:
-        for name in (pair.expected, pair.selected):
-            confused[name] = confused.get(name, 0) + pair.count
-    tools = [t for t in toolset.tools if t.name in flagged or t.name in confused]
-    return sorted(tools, key=lambda t: (-confused.get(t.name, 0), -flagged.get(t.name, 0), t.name))
-
-
-def _propose(
-    tool: Tool, *, toolset: ToolSet, report: AuditReport, rewriter: Rewriter, siblings: bool = True
-) -> Rewrite | str:
-    if not (tool.description or "").strip():
-        return "has no description to extend; write one first (TC101)"
-    findings = [f for f in report.findings if f.tool == tool.name or f.other_tool == tool.name]
-    found = siblings_of(tool, toolset=toolset, report=report) if siblings else []
-    by_name = toolset.by_name()
-    context = RewriteContext(
-        tool=tool,
-        findings=findings,
-        siblings=found,
-        tool_names=toolset.names(),
-        sibling_tools=[by_name[s.name] for s in found if s.name in by_name],
-        missed_to_no_tool=sum(p.count for p in report.confusion if p.expected == tool.name and p.selected == "NO_TOOL"),
-        took_no_tool=sum(p.count for p in report.confusion if p.selected == tool.name and p.expected == "NO_TOOL"),
-    )
-    proposal = rewriter.rewrite(context)
-    if proposal is None:
-        rules = sorted({f.rule_id for f in findings if f.rule_id in _TARGET_RULES})
-        return "nothing to add without inventing" + (f" (findings: {', '.join(rules)})" if rules else "")
-    return proposal
-
-
-def _suggestions(
+def suggestions_for(
     tool: Tool, proposal: Rewrite, *, accepted: bool, reason: str, eff: Effect | None = None
 ) -> list[Suggestion]:
     loc = tool.location
@@ -333,4 +225,5 @@ def _suggestions(
             )
         )
     return out
+
 

@@ -12,7 +12,7 @@ import typer
 
 from app.audit.models import Mode
 from app.audit.optimizer import Rewriter, Suggestion, SuggestionReport
-from app.audit.optimizer_verify import DEFAULT_LIMIT, suggest
+from app.audit.optimizer_suggest import DEFAULT_LIMIT, suggest
 from app.audit.rules.ruleset import load_rules
 from app.audit.selection import Selector
 from app.audit.suite import build_suite

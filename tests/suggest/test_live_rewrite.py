@@ -12,7 +12,7 @@ from llm.fake_openai import API_KEY, MODEL, FakeOpenAI, Reply, completion, menti
 from app.audit.loader import load_definitions
 from app.audit.models import Case, Mode, Provenance, Suite
 from app.audit.optimizer import LIVE_OPTIMIZER_NOTE
-from app.audit.optimizer_verify import suggest
+from app.audit.optimizer_suggest import suggest
 from app.llm.cache import FileCache
 from app.llm.factory import build_live_selector
 from app.llm.profiles import load_profile

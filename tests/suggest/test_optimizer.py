@@ -20,7 +20,8 @@ from app.audit.optimizer import (
     replaced,
 )
 from app.audit.optimizer_rewrite import SyntheticRewriter
-from app.audit.optimizer_verify import measure, suggest
+from app.audit.optimizer_suggest import suggest
+from app.audit.optimizer_verify import measure
 from app.audit.rules import evaluate, load_rules
 from app.audit.suite import build_suite
 

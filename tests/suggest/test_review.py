@@ -12,7 +12,7 @@ from app.audit.heuristic import SyntheticSelector
 from app.audit.loader import load_definitions
 from app.audit.models import Mode, SelectorInfo
 from app.audit.optimizer import Effect, Suggestion, SuggestionReport
-from app.audit.optimizer_verify import suggest
+from app.audit.optimizer_suggest import suggest
 from app.audit.suite import build_suite, load_cases
 from app.github.client import GitHubApiError, GitHubApp
 from app.github.review import (
