@@ -35,7 +35,7 @@ from pathlib import Path
 from app.audit.models import ToolSet
 from app.errors import DefinitionError
 from app.extract.common import FileResult, Language
-from app.extract.go_package import GoPackage, index_package
+from app.extract.go_package import GoPackage, cached_package
 from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, matches, walk
 from app.extract.python_modules import PyModules
 from app.extract.python_source import extract_python
@@ -140,7 +140,7 @@ class _Context:
             return None
         folder = file.resolve().parent
         if folder not in self.packages:
-            self.packages[folder] = index_package(folder)
+            self.packages[folder] = cached_package(folder)
         return self.packages[folder]
 
 

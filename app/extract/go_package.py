@@ -24,6 +24,30 @@ class GoPackage:
     trees: list[Tree] = field(default_factory=list)  # keeps the nodes' trees alive
 
 
+# Package indexes by folder, reused while the folder's .go files are unchanged (extract_file per file of a
+# large package would otherwise parse the package once per file).
+_CACHE: dict[Path, tuple[tuple[tuple[str, int, int], ...], GoPackage]] = {}
+_CACHE_SIZE = 64
+
+
+def cached_package(folder: Path) -> GoPackage:
+    """index_package(folder), reused while no .go file of the folder changed (name, size, mtime)."""
+    try:
+        stamp = tuple(
+            (p.name, st.st_size, st.st_mtime_ns) for p in sorted(folder.glob("*.go")) for st in [p.stat()]
+        )
+    except OSError:
+        return index_package(folder)
+    hit = _CACHE.get(folder)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    package = index_package(folder)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[folder] = (stamp, package)
+    return package
+
+
 def index_package(folder: Path) -> GoPackage:
     """Parse every non-test .go file of `folder` (never built or run) for constants and option helpers."""
     package = GoPackage()

@@ -61,6 +61,7 @@ class GoScope:
         self.schema_helpers: dict[str, list[tuple[str, Node]]] = {}
         # Properties set on a local schema variable between its declaration and its use, by value node id.
         self.patches: dict[int, list[tuple[str, Node]]] = {}
+        self._locals: dict[tuple[int, str], Node | None] = {}
         self.nodes: dict[str, Node] = {}
         for decl in root.named_children:
             if decl.type not in {"const_declaration", "var_declaration"}:
@@ -152,6 +153,12 @@ class GoScope:
         return schema
 
     def _local(self, use: Node) -> Node | None:
+        key = (use.start_byte, text(use))
+        if key not in self._locals:
+            self._locals[key] = self._find_local(use)
+        return self._locals[key]
+
+    def _find_local(self, use: Node) -> Node | None:
         """The value of `name := <expr>` in the enclosing function when nothing but known schema changes touch
         `name` in between (`WithPagination(name)` with a package helper, `name.Properties["k"] = ...`)."""
         name = text(use)
@@ -230,7 +237,8 @@ class GoScope:
             if element.type != "keyed_element" or len(element.named_children) < 2:
                 continue
             key_node, value_node = element.named_children[0], element.named_children[1]
-            inner = self.resolve(key_node)
+            inner = key_node.named_children[0] if key_node.type == "literal_element" else key_node
+            # A bare identifier key is a struct field name; other keys (map keys) are values.
             key = text(inner) if inner.type in {"identifier", "field_identifier"} else self.string(inner)
             out.append((key, key_node, value_node))
         return out
