@@ -253,6 +253,17 @@ def test_identifiers_dotted_dates_and_true_false_string_enums() -> None:
     assert _fill(t, "Events for user 77 without free entry")["free_entry"] == "False"
 
 
+def test_a_required_number_without_a_value_takes_the_described_default() -> None:
+    t = tool(
+        "list_logs",
+        "List access logs.",
+        {"page_size": {"type": "integer", "description": "Entries per page. Defaults to 100."}},
+        ["page_size"],
+    )
+    assert _fill(t, "list the access logs") == {"page_size": 100}
+    assert _fill(t, "list the access logs, ninety per page") == {"page_size": 90}
+
+
 def test_required_parameters_take_values_first() -> None:
     t = tool(
         "transfer",

@@ -71,6 +71,18 @@ def _number_for(param: Param, numbers: list[tuple[float, bool, frozenset[str]]],
     return best
 
 
+_DESCRIBED_DEFAULT = re.compile(r"\bdefaults?(?:\s+(?:value|is|of|to|at))*\s*[:=]?\s*['\"]?(-?\d+(?:\.\d+)?)\b", re.I)
+
+
+def _described_default(param: Param) -> int | float | None:
+    """The default a numeric parameter's description states ("Defaults to 100."), if any."""
+    m = _DESCRIBED_DEFAULT.search(param.description)
+    if m is None:
+        return None
+    value = float(m.group(1))
+    return int(value) if param.type == "integer" and value.is_integer() else value
+
+
 def _flag_member(param: Param, intent_words: list[str]) -> Any | None:
     """For a "True"/"False" string enum, the member the request's mention (or negation) of the flag picks."""
     by_text = {str(m).lower(): m for m in param.enum}
@@ -152,7 +164,9 @@ def _value_for(
     if param.type in ("integer", "number"):
         i = _number_for(param, found.numbers, used_numbers)
         if i is None:
-            return (param.default if param.required and param.has_default else None), 0.0
+            if not param.required:
+                return None, 0.0
+            return (param.default if param.has_default else _described_default(param)), 0.0
         used_numbers.add(i)
         value = found.numbers[i][0]
         return (int(value) if param.type == "integer" or found.numbers[i][1] else value), 1.0

@@ -38,7 +38,7 @@ _WORD_NUMBERS = {
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
         "seventeen eighteen nineteen twenty".split()
     )
-}
+} | {w: 10 * n for n, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), start=3)}
 _WORD_NUMBER = re.compile(rf"\b(?:{'|'.join(_WORD_NUMBERS)}|a dozen|dozen)\b", re.IGNORECASE)
 # An identifier: a token with a digit in it ("12345", "ABC123", a UUID), not a plain word.
 _IDENTIFIER = re.compile(r"(?<![\w.-])(?=[\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w.-])")
