@@ -21,7 +21,7 @@ def default_data_dir() -> Path:
 class ReportSettings(BaseSettings):
     """Environment: REDIS_URL, PUBLIC_URL, TOOLCHOICE_DATA_DIR, TOOLCHOICE_REPORT_RETENTION_DAYS,
     TOOLCHOICE_ANONYMOUS_RETENTION_DAYS, TOOLCHOICE_LINK_SECRET, TOOLCHOICE_AUDIT_MAX_BYTES,
-    TOOLCHOICE_AUDIT_RATE_LIMIT (audits per client address per hour)."""
+    TOOLCHOICE_AUDIT_RATE_LIMIT (audits per client address per hour), TOOLCHOICE_AUDIT_MAX_TOOLS."""
 
     model_config = SettingsConfigDict(env_file=None, extra="ignore", case_sensitive=False)
 
@@ -53,6 +53,8 @@ class ReportSettings(BaseSettings):
         default=30, ge=1, validation_alias=AliasChoices("rate_limit", "TOOLCHOICE_AUDIT_RATE_LIMIT")
     )
     rate_window_seconds: int = 3600
+    # Rules and selection at 1,000 tools take ~17 s of CPU (bench/RESULTS.md); 300 keeps one audit to a few seconds.
+    max_tools: int = Field(default=300, ge=1, validation_alias=AliasChoices("max_tools", "TOOLCHOICE_AUDIT_MAX_TOOLS"))
 
     @property
     def reports_dir(self) -> Path:

@@ -50,7 +50,10 @@ async def _read_limited(request: Request, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def _load(name: str, value: Any) -> ToolSet:
+DEFAULT_MAX_TOOLS = 300
+
+
+def _load(name: str, value: Any, *, max_tools: int = DEFAULT_MAX_TOOLS) -> ToolSet:
     """Definitions in any format the loader reads: a JSON value, or the text of a JSON/YAML file. Secrets
     are redacted before anything reads them, so no audit, log or report ever holds one."""
     from app.audit.loader import load_definitions
@@ -63,10 +66,12 @@ def _load(name: str, value: Any) -> ToolSet:
     toolset = load_definitions(name, text=text)
     if not toolset.tools:
         raise InputError("no tool definitions found", file=name)
+    if len(toolset.tools) > max_tools:
+        raise InputError(f"{len(toolset.tools)} tools; this service audits at most {max_tools} at a time", file=name)
     return toolset
 
 
-def run_submitted_audit(payload: Any) -> AuditReport | Comparison:
+def run_submitted_audit(payload: Any, *, max_tools: int = DEFAULT_MAX_TOOLS) -> AuditReport | Comparison:
     """A synthetic audit of `{"definitions": ...}` or a before/after of `{"base": ..., "head": ...}`."""
     from app.audit.engine import audit, audit_pair
     from app.audit.suite import build_suite
@@ -76,15 +81,18 @@ def run_submitted_audit(payload: Any) -> AuditReport | Comparison:
         raise InputError('the body must be a JSON object: {"definitions": ...} or {"base": ..., "head": ...}')
     selector = make_selector("synthetic")
     if "definitions" in payload:
-        toolset = _load("definitions.json", payload["definitions"])
+        toolset = _load("definitions.json", payload["definitions"], max_tools=max_tools)
         return audit(toolset, suite=build_suite([toolset]), selector=selector)
     if "base" in payload and "head" in payload:
-        base, head = _load("base.json", payload["base"]), _load("head.json", payload["head"])
+        base = _load("base.json", payload["base"], max_tools=max_tools)
+        head = _load("head.json", payload["head"], max_tools=max_tools)
         return audit_pair(base, head, selector=selector, base_ref="base", head_ref="head")
     raise InputError('the body needs "definitions", or "base" and "head"')
 
 
-def reports_router(service: ReportService, *, limiter: RateLimiter, max_body_bytes: int) -> APIRouter:
+def reports_router(
+    service: ReportService, *, limiter: RateLimiter, max_body_bytes: int, max_tools: int = DEFAULT_MAX_TOOLS
+) -> APIRouter:
     router = APIRouter()
 
     @router.post(AUDITS_PATH)
@@ -109,7 +117,7 @@ def reports_router(service: ReportService, *, limiter: RateLimiter, max_body_byt
         )
 
     def _audit_and_store(payload: Any) -> Any:
-        result = run_submitted_audit(payload)
+        result = run_submitted_audit(payload, max_tools=max_tools)
         return service.save(result, installation_id=None, private=False)
 
     def _find(report_id: str, request: Request) -> StoredRecord | None:
@@ -159,4 +167,6 @@ def report_routes(settings: ReportSettings | None = None) -> APIRouter:
         )
     else:
         limiter = MemoryRateLimiter(limit=settings.rate_limit, window_seconds=settings.rate_window_seconds)
-    return reports_router(service, limiter=limiter, max_body_bytes=settings.max_body_bytes)
+    return reports_router(
+        service, limiter=limiter, max_body_bytes=settings.max_body_bytes, max_tools=settings.max_tools
+    )

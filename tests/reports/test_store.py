@@ -141,3 +141,15 @@ def test_local_files_are_owner_only(tmp_path: Path, demo_comparison: Comparison)
     stored = service.save(demo_comparison, installation_id=None, private=False)
     path = tmp_path / "r" / f"{stored.id}.json"
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_redis_rate_limit_counts_per_address_and_expires(redis_db4: Redis) -> None:
+    from app.reports.ratelimit import REDIS_PREFIX as RATE_PREFIX
+    from app.reports.ratelimit import RedisRateLimiter
+
+    limiter = RedisRateLimiter(redis_db4, limit=2, window_seconds=60)
+    assert [limiter.allow("10.0.0.1") for _ in range(3)] == [True, True, False]
+    assert limiter.allow("10.0.0.2")
+    keys = list(redis_db4.scan_iter(RATE_PREFIX + "*"))
+    assert len(keys) == 2
+    assert all(0 < redis_db4.ttl(k) <= 60 for k in keys)

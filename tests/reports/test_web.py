@@ -110,6 +110,30 @@ def test_yaml_error_names_the_line(tmp_path: Path) -> None:
     assert answer.json()["file"] == "definitions" and answer.json()["line"] >= 3
 
 
+def test_too_many_tools_is_422(tmp_path: Path) -> None:
+    client, _ = _rig(tmp_path)
+    tools = [{"name": f"tool_{i}", "description": "A tool."} for i in range(301)]
+    answer = client.post("/api/audits", json={"definitions": tools})
+    assert answer.status_code == 422 and "at most 300" in answer.json()["error"]
+
+
+def test_report_routes_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.reports.settings import ReportSettings
+    from app.web.reports import report_routes
+
+    monkeypatch.setenv("TOOLCHOICE_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TOOLCHOICE_AUDIT_RATE_LIMIT", "1")
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    settings = ReportSettings()
+    assert settings.reports_dir == tmp_path / "reports" and settings.retention_days == 90
+    app = FastAPI()
+    app.include_router(report_routes(settings))
+    client = TestClient(app)
+    payload = {"definitions": [{"name": "get_weather", "description": "Weather now."}]}
+    assert [client.post("/api/audits", json=payload).status_code for _ in range(2)] == [201, 429]
+    assert len(list((tmp_path / "reports").iterdir())) == 1
+
+
 def test_not_json_is_400(tmp_path: Path) -> None:
     client, _ = _rig(tmp_path)
     answer = client.post("/api/audits", content=b"{nope", headers={"content-type": "application/json"})
