@@ -144,7 +144,8 @@ _WORDY_VOWELS = 0.3
 def _plugins() -> tuple[tuple[SecretKind, Any], ...]:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    out = []
+    out: list[tuple[SecretKind, Any]] = []
+    cls: Any
     for cls in get_mapping_from_secret_type_to_class().values():
         kind = _DETECT_SECRETS_KINDS.get(cls.__name__)
         if kind is not None:
@@ -265,14 +266,18 @@ def collect_secrets(
     return found
 
 
+def _constant(value: str) -> Callable[[re.Match[str]], str]:
+    """A replacement function: unlike a replacement string, backslashes in `value` are taken literally."""
+    return lambda _m: value
+
+
 def _redact_string(text: str, known: dict[str, SecretKind]) -> str:
     text = redact_text(text)
     folded = text.casefold()
     for secret in sorted(known, key=len, reverse=True):
         # Case-insensitive: generated intents may capitalise a value that opened a description.
         if secret.casefold() in folded:
-            mark = marker(known[secret])
-            text = re.sub(re.escape(secret), lambda _m, mark=mark: mark, text, flags=re.IGNORECASE)
+            text = re.compile(re.escape(secret), re.IGNORECASE).sub(_constant(marker(known[secret])), text)
             folded = text.casefold()
     return text
 
@@ -302,13 +307,13 @@ def _keep_hashes(value: Any, known: dict[str, SecretKind]) -> Any:
     return value
 
 
-Result = TypeVar("Result", AuditReport, Comparison)
+Result = TypeVar("Result", bound=AuditReport | Comparison)
 
 
 def redact_result(result: Result) -> Result:
     """A copy of an audit or comparison with every string of it redacted: done before storing or rendering."""
     data = redact_value(result.model_dump(mode="json", by_alias=True))
-    return type(result).model_validate(data)
+    return result.model_validate(data)
 
 
 def redact_toolset(toolset: ToolSet) -> ToolSet:

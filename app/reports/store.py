@@ -70,7 +70,7 @@ class RedisReportStore:
         if not valid_id(report_id):
             return None
         try:
-            raw = self.redis.get(REDIS_PREFIX + report_id)
+            raw: bytes | None = self.redis.get(REDIS_PREFIX + report_id)  # type: ignore[assignment]
         except RedisError as exc:
             raise InfrastructureError(f"cannot read the report from Redis: {exc}") from None
         if raw is None:
