@@ -49,6 +49,11 @@ _FORMATS = {
     "url": "URL",
     "uuid": "UUID",
 }
+# Verbs that end names written object-first (`note_add`, `sandbox_run`) and are never nouns there; words such as
+# `report` or `index` are left in place (`sla_report` is a report, not an action).
+_TRAILING_VERBS = frozenset(
+    "add create delete remove update get list read write run send set edit fetch start stop find search".split()
+)
 _FALLBACK_VERBS = (*_RETURNS, "create", "add", "update", "delete", "remove", "send", "set", "run")
 
 
@@ -89,11 +94,11 @@ class SyntheticRewriter:
             return None, []
         if "TC106" in failing:
             return None, []
-        phrase = name_phrase(tool.name)
+        phrase = name_phrase(tool.name, verbs=self._verbs)
         head: list[str] = []
         tail: list[tuple[str, str]] = []  # (rule, sentence), most important first
         targeted: list[str] = []
-        if "TC102" in failing and phrase:
+        if "TC102" in failing and phrase and self._is_verb(phrase):
             head.append(_sentence(phrase))
             targeted.append("TC102")
         if "TC107" in failing:
@@ -168,8 +173,9 @@ class SyntheticRewriter:
 
 
 def name_phrase(name: str, *, unlike: str | None = None, verbs: frozenset[str] = frozenset()) -> str:
-    """`list_directory_with_sizes` -> 'list directory with sizes'. With `unlike`, leading words both names
-    share (a namespace such as `jira_`) are dropped so the phrase says what differs; a shared verb stays."""
+    """`list_directory_with_sizes` -> 'list directory with sizes'; a clear action verb at the end comes
+    first (`note_add` -> 'add note'). With `unlike`, leading words both names share (a namespace such as
+    `jira_`) are dropped so the phrase says what differs; a shared verb stays."""
     tokens = split_identifier(name)
     if unlike is not None:
         other = split_identifier(unlike)
@@ -177,6 +183,8 @@ def name_phrase(name: str, *, unlike: str | None = None, verbs: frozenset[str] =
         while k < min(len(tokens), len(other)) - 1 and tokens[k] == other[k] and tokens[k] not in verbs:
             k += 1
         tokens = tokens[k:]
+    if len(tokens) > 1 and tokens[0] not in verbs and tokens[-1] in _TRAILING_VERBS:
+        tokens = [tokens[-1], *tokens[:-1]]
     return " ".join(tokens)
 
 

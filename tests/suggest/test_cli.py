@@ -89,3 +89,16 @@ def test_bad_input_exits_2_with_one_line(work: Path) -> None:
     (work / "broken.json").write_text('{"tools": [')
     out = toolchoice("suggest", "broken.json", cwd=work)
     assert out.returncode == 2 and "broken.json:1" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_source_files_get_their_plain_literals_edited(tmp_path: Path) -> None:
+    fixture = ROOT / "tests" / "fixtures" / "extract" / "python" / "lowlevel_server.py"
+    shutil.copy(fixture, tmp_path / "server.py")
+    out = toolchoice("suggest", "server.py", "--write", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    after = (tmp_path / "server.py").read_text()
+    compile(after, "server.py", "exec")  # still Python
+    assert "Use this to add note" in after
+    # A description built from pieces is reported, never half-edited.
+    assert "not one plain string literal" in out.stdout
+    assert after.count("\n") == fixture.read_text().count("\n")

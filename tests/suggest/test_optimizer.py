@@ -19,7 +19,7 @@ from app.audit.optimizer import (
     check_rewrite,
     replaced,
 )
-from app.audit.optimizer_rewrite import SyntheticRewriter
+from app.audit.optimizer_rewrite import SyntheticRewriter, name_phrase
 from app.audit.optimizer_suggest import suggest
 from app.audit.optimizer_verify import measure
 from app.audit.rules import evaluate, load_rules
@@ -229,3 +229,12 @@ def test_accepted_together_are_rerun_together_and_the_combination_holds(selector
     assert again.overall == pytest.approx(report.combined.overall_after)
     assert report.combined.overall_after >= report.combined.overall_before
     assert not report.combined.stolen
+
+
+def test_name_phrases_put_a_trailing_action_verb_first_and_drop_shared_namespaces() -> None:
+    verbs = SyntheticRewriter(load_rules())._verbs
+    assert name_phrase("note_add", verbs=verbs) == "add note"
+    assert name_phrase("sla_report", verbs=verbs) == "sla report"
+    assert name_phrase("list_directory_with_sizes", verbs=verbs) == "list directory with sizes"
+    assert name_phrase("jira_search", unlike="jira_get_issue", verbs=verbs) == "search"
+    assert name_phrase("list_directory_with_sizes", unlike="list_directory", verbs=verbs).startswith("list")
