@@ -2,7 +2,8 @@
 
 Run by hand: `python bench/bench_extract.py [--repeat 5]`.
 1. One 5,000-line source file per kind (Python FastMCP decorators, Python low-level `Tool(...)` literals,
-   TypeScript registerTool + zod, Go mcp-go NewTool), mostly tool definitions with some ordinary code between
+   TypeScript registerTool + zod, Go mcp-go NewTool, Go go-sdk `mcp.Tool` literals with local schema variables),
+   mostly tool definitions with some ordinary code between
    them: time of `extract_file`.
 2. A generated repository of 500 source files (Python, TypeScript, Go, mixed with tests and vendored code the
    globs leave out) plus 100 data files: time of `extract_paths` with the config's globs.
@@ -106,17 +107,41 @@ func GetItem{i}(t translations.TranslationHelperFunc) (mcp.Tool, server.ToolHand
 '''
 
 
+def go_sdk_tool(i: int) -> str:
+    return f'''
+func GetItem{i}(t translations.TranslationHelperFunc) mcp.Tool {{
+	schema := &jsonschema.Schema{{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{{
+			"item_id": {{Type: "string", Description: "Identifier of item {i}"}},
+			"limit":   {{Type: "number", Description: "Maximum results", Minimum: jsonschema.Ptr(1.0)}},
+		}},
+		Required: []string{{"item_id"}},
+	}}
+	return mcp.Tool{{
+		Name:        "get_item_{i}",
+		Description: t("TOOL_GET_ITEM_{i}", "Fetch item {i} with its fields."),
+		Annotations: &mcp.ToolAnnotations{{Title: "Get item {i}", ReadOnlyHint: true}},
+		InputSchema: schema,
+	}}
+}}
+'''
+
+
 HEADERS = {
     "python": "from typing import Annotated, Literal\nfrom fastmcp import Context, FastMCP\n"
               "from pydantic import Field\nmcp = FastMCP(name='bench')\n",
     "python-lowlevel": "from mcp.types import Tool, ToolAnnotations\n",
     "typescript": 'import { z } from "zod";\nconst HINT = "Read only.";\n',
     "go": "package bench\n\nimport \"github.com/mark3labs/mcp-go/mcp\"\n",
+    "go-sdk": "package bench\n\nimport \"github.com/modelcontextprotocol/go-sdk/mcp\"\n",
 }
 TOOLS: dict[str, Callable[[int], str]] = {
     "python": python_tool, "python-lowlevel": python_literal, "typescript": ts_tool, "go": go_tool,
+    "go-sdk": go_sdk_tool,
 }
 FILLER = {
+    "go-sdk": "\nfunc helper{i}(values []int) int {{\n\treturn len(values) * {i}\n}}\n",
     "python-lowlevel": "\n\ndef helper_{i}(values):\n    return sum(v * {i} for v in values)\n",
     "python": "\n\ndef helper_{i}(values):\n    total = 0\n    for v in values:\n        total += v * {i}\n"
               "    return total\n",
@@ -125,7 +150,7 @@ FILLER = {
     "go": "\nfunc helper{i}(values []int) int {{\n\ttotal := 0\n\tfor _, v := range values {{\n\t\ttotal += v * {i}\n"
           "\t}}\n\treturn total\n}}\n",
 }
-SUFFIX = {"python": ".py", "python-lowlevel": ".py", "typescript": ".ts", "go": ".go"}
+SUFFIX = {"python": ".py", "python-lowlevel": ".py", "typescript": ".ts", "go": ".go", "go-sdk": ".go"}
 
 
 def source(language: str, *, lines: int) -> str:
@@ -168,7 +193,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        for language in ("python", "python-lowlevel", "typescript", "go"):
+        for language in ("python", "python-lowlevel", "typescript", "go", "go-sdk"):
             path = folder / f"big_{language}{SUFFIX[language]}"
             path.write_text(source(language, lines=5000))
             line_count = path.read_text().count("\n")

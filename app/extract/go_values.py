@@ -11,7 +11,7 @@ from tree_sitter import Node
 
 from app.audit.models import LineRange
 from app.extract.common import Unresolved
-from app.extract.treesitter import fail, local_span, short, text, unescape
+from app.extract.treesitter import captures, fail, local_span, short, text, unescape
 
 # jsonschema.Schema (google/jsonschema-go) and mcp-go ToolInputSchema fields -> JSON keys.
 SCHEMA_FIELDS = {
@@ -168,6 +168,13 @@ class GoScope:
         body = function.child_by_field_name("body") if function is not None else None
         if body is None:
             return None
+        mentions = len(re.findall(rf"\b{re.escape(name)}\b", text(body)))
+        if mentions == 2:  # declared and used once, nothing in between: find the declaration in C
+            for decl in captures("go", _DECLARATIONS, body).get("d", []):
+                left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
+                if left is not None and right is not None and text(left) == name and len(right.named_children) == 1:
+                    return right.named_children[0]
+            return None
         value: Node | None = None
         uses = 0
         patches: list[tuple[str, Node]] = []
@@ -322,6 +329,7 @@ def _sprintf(fmt: str, values: list[Any], node: Node) -> str:
 
 
 _FUNCTIONS = {"function_declaration", "method_declaration", "func_literal"}
+_DECLARATIONS = "(short_var_declaration) @d"
 
 
 def _schema_bool(value: Any) -> Any:
