@@ -360,6 +360,13 @@ def test_malformed_tools_and_requests_do_not_break_selection(selector: Synthetic
     assert sel.arguments == {"mode": "fast", "n": 3}
 
 
+def test_value_finding_stays_linear_on_long_requests() -> None:
+    # Thousands of dates or names once made the overlap checks quadratic; this must stay quick and exact.
+    found = find_values("2023-01-01 and " * 3000 + "Bob went to Paris. " * 3000)
+    assert len(found.dates) == 3000
+    assert len(found.propers) == 3001  # every "Paris", and the one "Bob" that does not open a sentence
+
+
 def test_profile_hash_follows_the_weights(tmp_path: Path) -> None:
     data = yaml.safe_load((selectors_dir() / "synthetic.yml").read_text())
     same = tmp_path / "same.yml"

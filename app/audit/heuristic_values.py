@@ -42,7 +42,6 @@ _WORD_NUMBERS = {
 _WORD_NUMBER = re.compile(rf"\b(?:{'|'.join(_WORD_NUMBERS)}|a dozen|dozen)\b", re.IGNORECASE)
 # An identifier: a token with a digit in it ("12345", "ABC123", a UUID), not a plain word.
 _IDENTIFIER = re.compile(r"(?<![\w.-])(?=[\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w.-])")
-_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
 _ISO_HINT = re.compile(r"yyyy-mm-dd|iso ?8601|\d{4}-\d{2}-\d{2}", re.IGNORECASE)
 _MONTH_NUMBER = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 
@@ -75,25 +74,31 @@ class Found:
 
 def find_values(intent: str) -> Found:
     """Quoted strings, URLs, emails, paths, dates, times, owner/name strings and numbers of a request."""
-    taken: list[tuple[int, int]] = []
+    # Characters already read as a value of some kind (one flag per character keeps this linear).
+    taken = bytearray(len(intent))
+
+    def free(m: re.Match[str]) -> bool:
+        return 1 not in taken[m.start() : m.end()]
+
+    def take(m: re.Match[str]) -> None:
+        taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
 
     def grab(pattern: re.Pattern[str], text: str) -> list[str]:
         out = []
         for m in pattern.finditer(text):
-            if any(s < m.end() and m.start() < e for s, e in taken):
-                continue
-            taken.append((m.start(), m.end()))
-            out.append(m.group(0).rstrip(".,;:!?)"))
+            if free(m):
+                take(m)
+                out.append(m.group(0).rstrip(".,;:!?)"))
         return out
 
     lists: list[list[Any]] = []
     for m in _LIST.finditer(intent):
-        taken.append((m.start(), m.end()))
+        take(m)
         lists.append([_list_item(item) for item in m.group(1).split(",") if item.strip()])
     quoted: list[str] = []
     quoted_context: list[frozenset[str]] = []
     for m in _QUOTED.finditer(intent):
-        if any(s < m.end() and m.start() < e for s, e in taken):
+        if not free(m):
             continue
         quoted.append(next(g for g in m.groups() if g is not None))
         quoted_context.append(frozenset(analysed_stems(intent[max(0, m.start() - 30) : m.start()])[-3:]))
@@ -105,7 +110,7 @@ def find_values(intent: str) -> Found:
     owner_names = grab(_OWNER_NAME, intent)
     placed: list[tuple[int, float, bool, frozenset[str]]] = []
     for m in [*_NUMBER.finditer(intent), *_WORD_NUMBER.finditer(intent)]:
-        if any(s < m.end() and m.start() < e for s, e in taken):
+        if not free(m):
             continue
         raw = m.group(0).replace("$", "").replace(",", "").rstrip("%").lower()
         as_word = 12 if "dozen" in raw else _WORD_NUMBERS.get(raw)
@@ -119,9 +124,9 @@ def find_values(intent: str) -> Found:
     propers: list[tuple[str, frozenset[str], str]] = []
     for m in _PROPER.finditer(intent):
         start, text = m.start(), m.group(0)
-        if any(s < m.end() and start < e for s, e in taken):
+        if not free(m):
             continue
-        if _SENTENCE_START.search(intent[:start]):
+        if _starts_sentence(intent, start):
             # The first word of a sentence is capitalised anyway: keep the rest of the phrase, if any.
             first, _, rest = text.partition(" ")
             if not rest or first.endswith(","):
@@ -131,12 +136,18 @@ def find_values(intent: str) -> Found:
         after = analysed_stems(intent[m.end() : m.end() + 30])[:2]
         context = frozenset(analysed_stems(" ".join(before))[-3:] + after)
         propers.append((text, context, before[-1].lower() if before else ""))
-    identifiers = [
-        m.group(0) for m in _IDENTIFIER.finditer(intent) if not any(s < m.end() and m.start() < e for s, e in taken)
-    ]
+    identifiers = [m.group(0) for m in _IDENTIFIER.finditer(intent) if free(m)]
     return Found(
         quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, lists, identifiers, propers
     )
+
+
+def _starts_sentence(text: str, start: int) -> bool:
+    """True when `start` opens the text or follows a sentence's end (".", "!", "?") and spaces."""
+    i = start - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    return i < 0 or (i < start - 1 and text[i] in ".!?")
 
 
 def _list_item(text: str) -> Any:
