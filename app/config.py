@@ -200,7 +200,7 @@ def _check_duplicate_keys(node: yaml.Node, name: str, path: str = "") -> None:
             _check_duplicate_keys(item, name, f"{path}[{index}]")
 
 
-def _problem(err: dict[str, Any]) -> str:
+def _problem(err: Any) -> str:
     if err["type"] == "extra_forbidden":
         return "unknown key"
     msg = str(err["msg"])
@@ -252,7 +252,7 @@ def config_json_schema() -> dict[str, Any]:
         "anyOf": [
             override_ref,
             {"type": "boolean"},
-            {"enum": sorted(_SHORT_OFF - {False} | _SHORT_ON - {True} | _SEVERITIES)},
+            {"enum": sorted(str(v) for v in (_SHORT_OFF | _SHORT_ON | _SEVERITIES) if isinstance(v, str))},
         ]
     }
     schema["$defs"]["RuleSettings"]["properties"]["overrides"]["additionalProperties"] = short

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 from githubkit import AppAuthStrategy, AppInstallationAuthStrategy, GitHub
@@ -12,8 +12,6 @@ from githubkit.cache import BaseCacheStrategy, MemCacheStrategy, RedisCacheStrat
 from githubkit.exception import GitHubException, RequestFailed, RequestTimeout
 
 from app.errors import GitHubError
-
-T = TypeVar("T")
 
 USER_AGENT = "ToolChoice-App"
 # Per-request timeout; githubkit retries server errors itself (waits 1 s, 4 s, 9 s) on top of this.
@@ -59,7 +57,8 @@ def translated(what: str) -> Iterator[None]:
         raise GitHubApiError(f"GitHub request failed ({what}): {exc}", transient=True) from exc
 
 
-def call(what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+def call(what: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call a githubkit method; the response is used through `.json()` (plain data, no model parsing)."""
     with translated(what):
         return fn(*args, **kwargs)
 

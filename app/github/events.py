@@ -135,7 +135,7 @@ class _CheckSuiteEvent(_Lenient):
     installation: _Installation | None = None
 
 
-_TYPED = {
+_TYPED: dict[tuple[str, str], Any] = {
     ("pull_request", "opened"): gh_models.WebhookPullRequestOpened,
     ("pull_request", "synchronize"): gh_models.WebhookPullRequestSynchronize,
     ("pull_request", "reopened"): gh_models.WebhookPullRequestReopened,

@@ -113,14 +113,14 @@ class Publisher:
             annotations[i : i + ANNOTATIONS_PER_REQUEST] for i in range(0, len(annotations), ANNOTATIONS_PER_REQUEST)
         ]
         for batch in batches[:-1]:
-            output = {"title": title, "summary": summary, "annotations": batch}
+            partial = {"title": title, "summary": summary, "annotations": batch}
             call(
                 "add check-run annotations",
                 self._gh.rest.checks.update,
                 self.owner,
                 self.repo,
                 check_run_id,
-                data={"output": output},
+                data={"output": partial},
             )
         output: dict[str, Any] = {"title": title, "summary": summary}
         if result.text:

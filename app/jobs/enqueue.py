@@ -117,8 +117,8 @@ class RedisStore:
         self.redis.set(f"{KEY_PREFIX}:latest:{key}", head_sha, ex=LATEST_TTL_S)
 
     def latest(self, key: str) -> str | None:
-        value = self.redis.get(f"{KEY_PREFIX}:latest:{key}")
-        return value.decode() if isinstance(value, bytes) else value
+        value: Any = self.redis.get(f"{KEY_PREFIX}:latest:{key}")
+        return value.decode() if isinstance(value, bytes) else (str(value) if value is not None else None)
 
     def ping(self) -> bool:
         try:
