@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from functools import cache, lru_cache
-from typing import Any, TypeVar
+from typing import Any, overload
 
 from app.audit.models import AuditReport, Case, Comparison, ToolSet
 
@@ -307,13 +307,16 @@ def _keep_hashes(value: Any, known: dict[str, SecretKind]) -> Any:
     return value
 
 
-Result = TypeVar("Result", bound=AuditReport | Comparison)
-
-
-def redact_result(result: Result) -> Result:
+@overload
+def redact_result(result: AuditReport) -> AuditReport: ...
+@overload
+def redact_result(result: Comparison) -> Comparison: ...
+@overload
+def redact_result(result: AuditReport | Comparison) -> AuditReport | Comparison: ...
+def redact_result(result: AuditReport | Comparison) -> AuditReport | Comparison:
     """A copy of an audit or comparison with every string of it redacted: done before storing or rendering."""
     data = redact_value(result.model_dump(mode="json", by_alias=True))
-    return result.model_validate(data)
+    return type(result).model_validate(data)
 
 
 def redact_toolset(toolset: ToolSet) -> ToolSet:
