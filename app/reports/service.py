@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
 from urllib.parse import urlencode
@@ -13,7 +14,7 @@ from pydantic import BaseModel
 from redis import Redis
 
 from app.audit.models import AuditReport, Comparison
-from app.errors import ConfigError
+from app.errors import ConfigError, InfrastructureError
 from app.redact import redact_result
 from app.render.json_export import export_json
 from app.reports.links import sign, verify
@@ -130,3 +131,17 @@ def default_service() -> ReportService:
 def store_report(result: AuditReport | Comparison, *, installation_id: int | None, private: bool) -> StoredReport:
     """For the pipeline: store a review's comparison and get the link for the check run and the comment."""
     return default_service().save(result, installation_id=installation_id, private=private)
+
+
+def report_linker(installation_id: int | None, *, private: bool = True) -> Callable[[Comparison], str | None]:
+    """For a review job: a function that stores the comparison and returns its page's URL, or None when the
+    report cannot be stored (the review is published without a link rather than failing)."""
+
+    def link(comparison: Comparison) -> str | None:
+        try:
+            return store_report(comparison, installation_id=installation_id, private=private).url
+        except (InfrastructureError, ConfigError) as exc:
+            log.warning("review published without a report link: %s", exc)
+            return None
+
+    return link

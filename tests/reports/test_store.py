@@ -153,3 +153,29 @@ def test_redis_rate_limit_counts_per_address_and_expires(redis_db4: Redis) -> No
     keys = list(redis_db4.scan_iter(RATE_PREFIX + "*"))
     assert len(keys) == 2
     assert all(0 < redis_db4.ttl(k) <= 60 for k in keys)
+
+
+def test_report_linker_stores_and_links_or_degrades_to_no_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo_comparison: Comparison, caplog: pytest.LogCaptureFixture
+) -> None:
+    from app.reports.service import default_service, report_linker
+    from app.reports.settings import get_report_settings
+
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setenv("TOOLCHOICE_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("PUBLIC_URL", "https://tc.example")
+    monkeypatch.setenv("TOOLCHOICE_LINK_SECRET", "x" * 32)
+    get_report_settings.cache_clear()
+    default_service.cache_clear()
+    try:
+        url = report_linker(11, private=True)(demo_comparison)
+        assert url is not None and url.startswith("https://tc.example/reports/") and "&sig=" in url
+        monkeypatch.delenv("TOOLCHOICE_LINK_SECRET")
+        get_report_settings.cache_clear()
+        default_service.cache_clear()
+        assert report_linker(11, private=True)(demo_comparison) is None
+        assert "without a report link" in caplog.text
+        assert len(list((tmp_path / "reports").iterdir())) == 1
+    finally:
+        get_report_settings.cache_clear()
+        default_service.cache_clear()
