@@ -18,7 +18,7 @@ def worker(
     from app.jobs.worker import run_worker
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    run_worker(get_settings(), burst=burst)
+    run_worker(get_settings(), burst=burst, log_level=log_level)
 
 
 def register(app: typer.Typer) -> None:

@@ -35,7 +35,7 @@ def build_worker(settings: Settings, *, redis: Redis | None = None, name: str | 
     return Worker([queue], connection=connection, name=name, work_horse_killed_handler=on_work_horse_killed)
 
 
-def run_worker(settings: Settings, *, burst: bool = False) -> bool:
+def run_worker(settings: Settings, *, burst: bool = False, log_level: str = "INFO") -> bool:
     """Work until stopped (or, with `burst`, until the queue is empty). The scheduler runs delayed retries."""
     worker = build_worker(settings)
     preload()
@@ -43,4 +43,4 @@ def run_worker(settings: Settings, *, burst: bool = False) -> bool:
     gc.collect()
     gc.freeze()
     log.info("worker %s listening on queue %s", worker.name, settings.queue_name)
-    return bool(worker.work(burst=burst, with_scheduler=True))
+    return bool(worker.work(burst=burst, with_scheduler=True, logging_level=log_level.upper()))
