@@ -30,7 +30,7 @@ def main() -> None:
     selector = SyntheticSelector.from_profile()
     rules = load_rules()
     print("| tool set | tools | cases | rewritten | accepted | rejected (rerun) | rejected (check) | "
-          "steals caught | own cases fixed | overall before -> after (accepted together) | s |")
+          "steals caught | cases newly passing | overall before -> after (accepted together) | s |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     totals = [0, 0, 0, 0, 0, 0]
     for path in files:
