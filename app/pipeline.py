@@ -141,6 +141,7 @@ def run_review(
     reviewer: Reviewer,
     still_current: Callable[[], bool] = lambda: True,
     on_check_started: Callable[[int], None] = lambda _id: None,
+    will_retry: Callable[[BaseException], bool] = lambda _exc: False,
     report_url: str | None = None,
 ) -> Outcome:
     """Review one pull request at `target.head_sha` and publish the result. A check run, once started, is
@@ -205,14 +206,19 @@ def run_review(
         )
         return Outcome.INPUT_INVALID
     except Exception as exc:
-        sink.complete_check(
-            check_id,
-            CheckResult(
+        if will_retry(exc):
+            result = CheckResult(
+                conclusion=Conclusion.NEUTRAL,
+                title="ToolChoice will try again",
+                summary=f"The review stopped on a temporary error and will run again shortly: {exc}",
+            )
+        else:
+            result = CheckResult(
                 conclusion=Conclusion.FAILURE,
                 title="ToolChoice failed",
                 summary=f"The review failed with an error: {exc}",
-            ),
-        )
+            )
+        sink.complete_check(check_id, result)
         raise
 
 

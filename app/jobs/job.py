@@ -86,6 +86,7 @@ def review(
     redis: Redis | None,
     meta: dict[str, Any] | None = None,
     save_meta: Callable[[], None] = lambda: None,
+    retries_left: int = 0,
 ) -> Outcome:
     """Run one review with the given infrastructure. `meta` receives the check run id and its completion."""
     state = meta if meta is not None else {}
@@ -117,6 +118,7 @@ def review(
         sink=sink,
         reviewer=reviewer_factory(),
         still_current=still_current,
+        will_retry=lambda exc: retries_left > 0 and isinstance(exc, GitHubApiError) and exc.transient,
     )
     log.info("review of %s/%s#%s at %s: %s", owner, repo, number, head_sha[:7], outcome.value)
     return outcome
@@ -157,6 +159,7 @@ def review_job(
             redis=redis,
             meta=meta,
             save_meta=save,
+            retries_left=(job.retries_left or 0) if job is not None else 0,
         )
     except Exception as exc:
         transient = isinstance(exc, GitHubApiError) and exc.transient

@@ -198,3 +198,15 @@ def test_live_model_misconfigured_fails_the_check_and_never_falls_back(
     (run,) = rig.fake.check_runs(OWNER, REPO, head)
     assert run["conclusion"] == "failure" and "Nothing was judged" in run["output"]["summary"]
     assert rig.fake.comments(OWNER, REPO, 7) == []
+
+
+def test_a_transient_github_error_is_retried_and_says_so(rig: Rig) -> None:
+    from rq.registry import ScheduledJobRegistry
+
+    base, head = _seed(rig)
+    rig.fake.fail("git/get-tree", status=403, message="API rate limit exceeded for installation", times=1)
+    rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
+    rig.work()
+    (run,) = rig.fake.check_runs(OWNER, REPO, head)
+    assert run["conclusion"] == "neutral" and "try again" in run["output"]["title"]
+    assert ScheduledJobRegistry(queue=rig.queue()).count == 1  # RQ runs it again after the backoff
