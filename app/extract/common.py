@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -129,3 +131,23 @@ def draft_to_tool(draft: Draft, *, file: str, syntax: str) -> Tool:
 
 def lines(start: int, end: int | None = None) -> LineRange:
     return LineRange(start=start, end=end if end is not None else start)
+
+
+# Errors an unusual but valid program can trigger in an extractor (a call with fewer arguments than usual...).
+_ODD_INPUT = (IndexError, KeyError, ValueError, TypeError, AttributeError, RecursionError)
+
+
+@contextmanager
+def guarded(result: FileResult, line: int, end_line: int | None = None) -> Iterator[None]:
+    """Read one candidate tool; a form the extractor does not expect becomes a TC090 finding, never a crash."""
+    try:
+        yield
+    except Unresolved as exc:
+        result.unresolved("a tool definition", exc)
+    except _ODD_INPUT as exc:
+        result.findings.append(
+            unresolved_finding(
+                f"a tool definition in a form ToolChoice does not read ({type(exc).__name__})",
+                file=result.file, line=line, end_line=end_line,
+            )
+        )

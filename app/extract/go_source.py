@@ -6,7 +6,7 @@ from typing import Any
 
 from tree_sitter import Node
 
-from app.extract.common import Draft, FileResult, Language, Unresolved
+from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
 from app.extract.go_literals import annotations_of, tool_literal
 from app.extract.go_package import GoPackage
 from app.extract.go_values import GoScope
@@ -92,16 +92,19 @@ def extract_go(
     go_sdk = "modelcontextprotocol/go-sdk" in source
     found = captures("go", _CANDIDATES, tree.root_node)
     for node in found.get("new", []):
-        _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
+        with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
+            _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
     for node in found.get("literal", []):
         kind = text(node.child_by_field_name("type") or node)
-        if kind in _TOOL_TYPES:
-            tool_literal(node, scope, result, go_sdk=go_sdk)
-        elif kind in _TOOL_LISTS:
+        literals = [node] if kind in _TOOL_TYPES else []
+        if kind in _TOOL_LISTS:
             for element in (node.child_by_field_name("body") or node).named_children:
                 inner = element.named_children[0] if element.named_children else element
                 if inner.type == "literal_value":
-                    tool_literal(inner, scope, result, go_sdk=go_sdk)
+                    literals.append(inner)
+        for literal in literals:
+            with guarded(result, literal.start_point[0] + 1, literal.end_point[0] + 1):
+                tool_literal(literal, scope, result, go_sdk=go_sdk)
     result.drafts.sort(key=lambda d: d.tool_lines.start)
     return result
 

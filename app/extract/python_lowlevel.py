@@ -79,7 +79,7 @@ class LiteralReader:
             if node.func.attr == "model_json_schema" and owner in self.types.classes:
                 return self.raw_types.model(self.types.classes[owner]), []
         if isinstance(node, ast.Call) and (dotted(node.func) or "").endswith("ToolAnnotations"):
-            return {kw.arg: self.constants.value(kw.value) for kw in node.keywords if kw.arg}, []
+            return {k: v for k, v in self.constants.call_kwargs(node).items() if v is not None}, []
         return self.constants.value_lenient(node)
 
 

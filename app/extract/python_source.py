@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.extract.common import Draft, FileResult, Language, Unresolved, lines
+from app.extract.common import Draft, FileResult, Language, Unresolved, guarded, lines
 from app.extract.python_docstrings import parse_docstring
 from app.extract.python_lowlevel import LiteralReader
 from app.extract.python_mounts import apply_mounts, read_mount
@@ -76,18 +76,10 @@ class _Reader:
                     self.result.mounts.append(mount)
         found: list[tuple[int, Draft]] = []
         for node in nodes:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for deco in node.decorator_list:
-                    draft = self._decorated(node, deco)
-                    if draft is not None:
-                        found.append((node.lineno, draft))
-            elif isinstance(node, ast.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "Tool":
-                draft = self.literals.read(node)
-                if draft is not None:
-                    found.append((node.lineno, draft))
-            elif isinstance(node, ast.Call):
-                draft = self._registered(node, nodes)
-                if draft is not None:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Call)):
+                continue
+            with guarded(self.result, node.lineno, node.end_lineno):
+                for draft in self._candidates(node, nodes):
                     found.append((node.lineno, draft))
         self.result.drafts.extend(d for _, d in sorted(found, key=lambda item: item[0]))
         local = {d.server for d in self.result.drafts}
@@ -98,6 +90,18 @@ class _Reader:
             if draft.name != before:
                 renamed[before] = draft.name
         self.result.rename_findings(renamed)
+
+    def _candidates(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Call, nodes: Sequence[ast.AST]
+    ) -> list[Draft]:
+        """The tools one function or call defines (a function may carry several tool decorators)."""
+        if isinstance(node, ast.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "Tool":
+            drafts = [self.literals.read(node)]
+        elif isinstance(node, ast.Call):
+            drafts = [self._registered(node, nodes)]
+        else:
+            drafts = [self._decorated(node, deco) for deco in node.decorator_list]
+        return [d for d in drafts if d is not None]
 
     def _registered(self, call: ast.Call, nodes: Sequence[ast.AST]) -> Draft | None:
         """`server.add_tool(fn, ...)`, `server.tool(fn, ...)` or `server.add_tool(Tool.from_function(fn, ...))`:
@@ -195,8 +199,7 @@ class _Reader:
             return
         try:
             if isinstance(node, ast.Call) and (dotted(node.func) or "").endswith("ToolAnnotations"):
-                value: Any = {kw.arg: self.constants.value(kw.value) for kw in node.keywords if kw.arg}
-                value = {k: v for k, v in value.items() if v is not None}
+                value: Any = {k: v for k, v in self.constants.call_kwargs(node).items() if v is not None}
             else:
                 value = self.constants.value(node)
         except Unresolved as exc:

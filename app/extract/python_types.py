@@ -110,7 +110,11 @@ class TypeReader:
         if isinstance(node, ast.Constant) and node.value is None:
             return {"type": "null"}
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return self.schema(ast.parse(node.value, mode="eval").body)  # a string annotation
+            try:  # a string annotation: its own line numbers start at 1, report the annotation's line
+                return self.schema(ast.parse(node.value, mode="eval").body)
+            except (Unresolved, SyntaxError) as exc:
+                why = exc.why if isinstance(exc, Unresolved) else "a string annotation that does not parse"
+                raise Unresolved(why, line=node.lineno, end_line=node.end_lineno) from None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return self._union([*_flatten_or(node)])
         if isinstance(node, ast.Subscript):

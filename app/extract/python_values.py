@@ -131,6 +131,12 @@ class Constants:
             return self._member(node)
         return self._fail(node, f"a {_kind(node)} expression")
 
+    def call_kwargs(self, call: ast.Call) -> dict[str, Any]:
+        """The keyword arguments of `Model(a=..., b=...)`; a positional argument or `**spread` cannot be read."""
+        if call.args or any(kw.arg is None for kw in call.keywords):
+            self._fail(call, f"`{_short(call)}` passes arguments ToolChoice cannot name")
+        return {kw.arg: self.value(kw.value) for kw in call.keywords if kw.arg is not None}
+
     def string(self, node: ast.expr) -> str:
         value = self.value(node)
         if not isinstance(value, str):

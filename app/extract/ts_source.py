@@ -8,7 +8,7 @@ from typing import Any
 from tree_sitter import Node
 
 from app.audit.models import LineRange
-from app.extract.common import Draft, FileResult, Language, Unresolved
+from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
 from app.extract.treesitter import captures, fail, parser, span, text
 from app.extract.ts_values import ModuleLoader, Scope
 from app.extract.zod import Zod
@@ -41,9 +41,11 @@ def extract_ts(
     found = captures(grammar, _CANDIDATES, tree.root_node)
     # Calls first: a registerTool config object is claimed before it could be read as a tool literal.
     for node in sorted(found.get("call", []), key=lambda n: n.start_byte):
-        reader.call(node)
+        with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
+            reader.call(node)
     for node in sorted(found.get("object", []), key=lambda n: n.start_byte):
-        reader.literal(node)
+        with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
+            reader.literal(node)
     result.drafts.sort(key=lambda d: d.tool_lines.start)
     return result
 
