@@ -13,7 +13,7 @@ from app.audit.models import ConfusionPair
 # Chart geometry in SVG user units; the SVG scales to its container (viewBox), so these are proportions.
 LABEL_WIDTH = 170
 BAR_SPAN = 300  # a score of 100 is this wide
-VALUE_WIDTH = 90
+VALUE_WIDTH = 125
 ROW_HEIGHT = 34
 BAR_HEIGHT = 11
 # A heat map wider than this many tools would be unreadable on a phone; the rest are listed in the table.
@@ -135,10 +135,10 @@ def confusion_heatmap(pairs: Sequence[ConfusionPair]) -> Markup:
             pair = cells.get((expected, selected))
             rate = pair.rate if pair else 0.0
             count = pair.count if pair else 0
-            cls = "cell diag" if expected == selected else "cell"
+            cls = "cell diag" if expected == selected else ("cell" if count else "cell empty")
             parts.append(
                 f'<rect class="{cls}" x="{x}" y="{y}" width="{CELL - 2}" height="{CELL - 2}" '
-                f'fill-opacity="{0.08 + 0.92 * rate if count else 0:.3f}" data-expected="{escape(expected)}" '
+                f'fill-opacity="{0.15 + 0.85 * rate if count else 1:.3f}" data-expected="{escape(expected)}" '
                 f'data-selected="{escape(selected)}" data-count="{count}" data-rate="{rate:.3f}">'
                 f"<title>{escape(expected)} → {escape(selected)}: {count} ({rate:.0%})</title></rect>"
             )
