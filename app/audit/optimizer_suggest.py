@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from app.audit.engine import audit
 from app.audit.models import AuditReport, Mode, RuleSettings, Suite, Tool, ToolSet
 from app.audit.optimizer import (
@@ -38,8 +40,13 @@ def suggest(
     rule_settings: RuleSettings | None = None,
     limit: int = DEFAULT_LIMIT,
     report: AuditReport | None = None,
+    only: Collection[str] | None = None,
 ) -> SuggestionReport:
-    """Rewrite, check and verify descriptions of the tools that need it most (at most `limit` tools)."""
+    """Rewrite, check and verify descriptions of the tools that need it most (at most `limit` tools).
+
+    `report` is an audit of `toolset` on `suite` already made (else one is run); `only` restricts the
+    rewrites to these tools (a pull request's added and changed ones), the rerun still covers all cases.
+    """
     ruleset = rules or load_rules()
     rewriter = rewriter or SyntheticRewriter(ruleset)
     report = report or audit(toolset, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings)
@@ -51,6 +58,8 @@ def suggest(
     out.notes.append(SYNTHETIC_OPTIMIZER_NOTE if info.mode == Mode.SYNTHETIC else LIVE_OPTIMIZER_NOTE)
     proposals: list[tuple[Tool, list[Rewrite]]] = []
     for tool in _candidates(toolset, report):
+        if only is not None and tool.name not in only:
+            continue
         if len(proposals) >= limit:
             out.skipped.append(Skipped(tool=tool.name, reason=f"not rewritten: over the limit of {limit} tools"))
             continue

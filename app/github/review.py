@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from app.audit.optimizer import Suggestion, SuggestionReport
 from app.edits import line_edit, locate, unified_diff
 from app.github.client import call
+from app.github.definitions import GitHubSource
 from app.render.environment import code, md
 
 # Hidden first line of our suggestion comments; how a re-push recognises them.
@@ -203,6 +204,14 @@ class SuggestionPoster:
         self.owner = owner
         self.repo = repo
 
+    @classmethod
+    def for_source(cls, source: object) -> SuggestionPoster | None:
+        """A poster on the same installation client and repository as a GitHubSource; None for other
+        sources (tests' in-memory ones), which then get the suggestions in the comment only."""
+        if not isinstance(source, GitHubSource):
+            return None
+        return cls(source._gh, owner=source.owner, repo=source.repo)  # same package: one client per review
+
     def patches(self, number: int) -> dict[str, str | None]:
         out: dict[str, str | None] = {}
         for page in range(1, MAX_PAGES + 1):
@@ -276,3 +285,26 @@ class SuggestionPoster:
         )
         self.post(number, head_sha=head_sha, plan=plan)
         return plan, sticky_section(report, plan)
+
+
+def publish_suggestions(
+    report: SuggestionReport,
+    *,
+    source: object,
+    number: int,
+    head_sha: str,
+    head_files: Mapping[str, str],
+    max_comments: int = DEFAULT_MAX_SUGGESTIONS,
+) -> str:
+    """Post the accepted suggestions as one review when `source` reaches GitHub; return the sticky-comment
+    section (every suggestion with its verified effect; diffs for those that could not be posted)."""
+    if not report.suggestions:
+        return ""
+    poster = SuggestionPoster.for_source(source)
+    if poster is None:
+        plan = plan_review(report.suggestions, head_files=head_files, patches={}, max_comments=0)
+        return sticky_section(report, plan)
+    _, section = poster.publish(
+        number, head_sha=head_sha, report=report, head_files=head_files, max_comments=max_comments
+    )
+    return section
