@@ -174,6 +174,7 @@ class _Reader:
         if output is not None:
             draft.fields["outputSchema"] = output
         self._field(draft, call, "annotations", "annotations")
+        self._field(draft, call, "icons", "icons")
         if "title" not in draft.fields and isinstance(draft.fields.get("annotations"), dict):
             title = draft.fields["annotations"].get("title")
             if title is not None and not self.sdk_flavour:
