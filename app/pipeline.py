@@ -15,7 +15,7 @@ from app.audit.models import Case, Finding, Severity, ToolSet
 from app.audit.rules.ruleset import RuleSet, load_rules
 from app.audit.suite import load_cases
 from app.config import CONFIG_PATH, CommentPolicy, RepoConfig, load_config
-from app.errors import ConfigError, InputError, SelectorError
+from app.errors import ConfigError, DefinitionError, InputError, SelectorError
 from app.github.definitions import ChangedFiles, PullRequestInfo, TreeListing
 from app.github.events import external_id_for
 from app.github.publisher import Annotation, AnnotationLevel, CheckResult, Conclusion
@@ -126,10 +126,21 @@ def _config_change_note(base: RepoConfig, head_text: str | None) -> str:
     return f"This pull request changes {CONFIG_PATH} ({listed}); the base branch's copy applies until it is merged."
 
 
-def _load_side(source: Source, tree: TreeListing, paths: Sequence[str], fmt: str) -> ToolSet:
-    sets = [
-        load_definitions(p, text=source.blob_text(tree.blobs[p], path=p), fmt=fmt) for p in paths if p in tree.blobs
-    ]
+def _load_side(
+    source: Source, tree: TreeListing, paths: Sequence[str], fmt: str, *, notes: list[str] | None = None
+) -> ToolSet:
+    """One side's tools. With `notes` (the base side), an unreadable file is skipped with a note, so a PR that
+    repairs a broken file is not blocked; on the head side it raises DefinitionError naming file and line."""
+    sets = []
+    for path in paths:
+        if path not in tree.blobs:
+            continue
+        try:
+            sets.append(load_definitions(path, text=source.blob_text(tree.blobs[path], path=path), fmt=fmt))
+        except DefinitionError as exc:
+            if notes is None:
+                raise
+            notes.append(f"The base version of {path} could not be read ({exc}); it counts as having no tools.")
     return merge_toolsets(sets) if sets else ToolSet()
 
 
@@ -262,7 +273,7 @@ def _review_started(
             notes.append(f"The {side} tree is too large for one listing; some definition files may be missing.")
     paths = sorted(p for p in set(base_tree.blobs) | set(head_tree.blobs) if config.matches(p))
     fmt = config.format.value
-    base = _load_side(source, base_tree, paths, fmt)
+    base = _load_side(source, base_tree, paths, fmt, notes=notes)
     head = _load_side(source, head_tree, paths, fmt)
     user_cases: list[Case] = []
     if config.cases:

@@ -210,3 +210,27 @@ def test_a_transient_github_error_is_retried_and_says_so(rig: Rig) -> None:
     (run,) = rig.fake.check_runs(OWNER, REPO, head)
     assert run["conclusion"] == "neutral" and "try again" in run["output"]["title"]
     assert ScheduledJobRegistry(queue=rig.queue()).count == 1  # RQ runs it again after the backoff
+
+
+def test_unreadable_head_definitions_fail_naming_file_and_line(rig: Rig) -> None:
+    repo = rig.fake.repo(OWNER, REPO, installation_id=INSTALLATION_ID)
+    base = repo.commit(repo_files(tools_json(BASE_TOOLS)))
+    head = repo.commit(repo_files('{"tools": [\n  {"name": "a",}\n]}\n'), parent=base)
+    repo.open_pull(7, base=base, head=head)
+    rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
+    rig.work()
+    (run,) = rig.fake.check_runs(OWNER, REPO, head)
+    assert run["conclusion"] == "failure" and "mcp/tools.json:2" in run["output"]["summary"]
+
+
+def test_a_pr_repairing_an_unreadable_base_file_is_reviewed(rig: Rig) -> None:
+    repo = rig.fake.repo(OWNER, REPO, installation_id=INSTALLATION_ID)
+    base = repo.commit(repo_files("{ not json\n"))
+    head = repo.commit(repo_files(tools_json(BASE_TOOLS)), parent=base)
+    repo.open_pull(7, base=base, head=head)
+    rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
+    rig.work()
+    (run,) = rig.fake.check_runs(OWNER, REPO, head)
+    assert run["status"] == "completed" and run["conclusion"] != "failure"
+    (comment,) = rig.fake.comments(OWNER, REPO, 7)
+    assert "could not be read" in comment["body"]
