@@ -34,17 +34,27 @@ def listing(tools: ToolSet, *, side_tables: bool = True) -> dict[str, Any]:
 
 
 def extract_command(
-    paths: Annotated[list[Path], typer.Argument(metavar="PATH...", help="Source files or folders (Python, TypeScript, JavaScript, Go).")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(metavar="PATH", help="Source files or folders (Python, TypeScript, JavaScript, Go)."),
+    ],
     glob: Annotated[
         list[str] | None,
         typer.Option("--glob", "-g", metavar="GLOB", help="Read only files whose relative path matches; repeatable."),
     ] = None,
-    root: Annotated[Path | None, typer.Option("--root", metavar="DIR", help="Folder that --glob paths are relative to.")] = None,
+    root: Annotated[
+        Path | None, typer.Option("--root", metavar="DIR", help="Folder that --glob paths are relative to.")
+    ] = None,
     language: Annotated[
         list[str] | None,
-        typer.Option("--language", "-l", metavar="GLOB=LANGUAGE", help="GLOB=LANGUAGE for files whose extension does not say; repeatable."),
+        typer.Option(
+            "--language", "-l", metavar="GLOB=LANGUAGE",
+            help="Language of files whose extension does not say it; repeatable.",
+        ),
     ] = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the JSON to this file.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the JSON to this file.")
+    ] = None,
     tools_only: Annotated[
         bool, typer.Option("--tools-only", help="Print only {\"tools\": [...]}, without locations and findings.")
     ] = False,
