@@ -36,7 +36,7 @@ from app.audit.models import ToolSet
 from app.errors import DefinitionError
 from app.extract.common import FileResult, Language
 from app.extract.go_package import GoPackage, cached_package
-from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, matches, walk
+from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, fastmcp_major, matches, walk
 from app.extract.python_modules import PyModules
 from app.extract.python_source import extract_python
 from app.extract.ts_modules import Modules
@@ -159,7 +159,8 @@ def _extract(
         raise DefinitionError(f"unknown source language {lang!r}", file=display) from None
     if kind is Language.PYTHON:
         py_modules = context.py_modules.loader(path.resolve()) if path.exists() else None
-        return extract_python(text, file=display, modules=py_modules)
+        major = (fastmcp_major(path) if path.exists() else None) or 3
+        return extract_python(text, file=display, modules=py_modules, fastmcp_major=major)
     if kind is Language.GO:
         from app.extract.go_source import extract_go
         from app.extract.paths import mcp_go_lists_empty_required

@@ -180,3 +180,37 @@ def _go_mod_mcp_go(folder: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def fastmcp_major(file: Path) -> int | None:
+    """The standalone FastMCP major version a project uses, from the nearest uv.lock/poetry.lock (exact), else
+    pyproject.toml or requirements*.txt (the first version number of the `fastmcp` requirement)."""
+    folder = file.resolve().parent
+    for _ in range(8):
+        found = _fastmcp_in(folder)
+        if found is not None:
+            return found
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return None
+
+
+_LOCKED = re.compile(r'name\s*=\s*"fastmcp"\s*\nversion\s*=\s*"(\d+)')
+_REQUIRED = re.compile(r"""["']?fastmcp(?:\[[^\]]*\])?\s*(?:[=<>~!]=?|===)\s*v?(\d+)""", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def _fastmcp_in(folder: Path) -> int | None:
+    for name, pattern in (("uv.lock", _LOCKED), ("poetry.lock", _LOCKED), ("pyproject.toml", _REQUIRED),
+                          ("requirements.txt", _REQUIRED), ("requirements.in", _REQUIRED), ("setup.cfg", _REQUIRED)):
+        path = folder / name
+        if not path.is_file():
+            continue
+        try:
+            match = pattern.search(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        if match:
+            return int(match.group(1))
+    return None

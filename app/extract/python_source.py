@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -37,28 +38,34 @@ _CALL_MARKERS = ("Tool(", "mount(", "import_server(", "add_tool(", "from_functio
 _TOOL_CALL = re.compile(r"\.tool\(\s*[A-Za-z_]\w*\s*[,)]")
 
 
-def extract_python(text: str, *, file: str, modules: ModuleLoader | None = None) -> FileResult:
+def extract_python(
+    text: str, *, file: str, modules: ModuleLoader | None = None, fastmcp_major: int = 3
+) -> FileResult:
     """Tools defined in one Python file; unreadable parts become TC090 findings. `modules` reads the constants
-    of modules it imports from."""
+    of modules it imports from; `fastmcp_major` is the project's FastMCP version (2 and 3 list differently)."""
     result = FileResult(file=file, language=Language.PYTHON)
     try:
         tree = ast.parse(text)
     except SyntaxError as exc:
         result.findings.append(_syntax_finding(exc, file))
         return result
-    reader = _Reader(tree, result, modules=modules)
+    reader = _Reader(tree, result, modules=modules, fastmcp_major=fastmcp_major)
     # Calls matter only for Tool(...) literals and mounts; without them, statements alone are walked (faster).
     reader.run(calls=any(marker in text for marker in _CALL_MARKERS) or _TOOL_CALL.search(text) is not None)
     return result
 
 
 class _Reader:
-    def __init__(self, tree: ast.Module, result: FileResult, *, modules: ModuleLoader | None) -> None:
+    def __init__(
+        self, tree: ast.Module, result: FileResult, *, modules: ModuleLoader | None, fastmcp_major: int
+    ) -> None:
         self.tree = tree
         self.result = result
         self.constants = Constants(tree, modules=modules)
         # The MCP SDK's own FastMCP lists pydantic titles; the standalone `fastmcp` package prunes them.
         self.sdk_flavour = _imports_sdk_fastmcp(tree)
+        # The standalone package's major version (from the project's lock or requirements); 0 for the SDK's.
+        self.fastmcp_major = 0 if self.sdk_flavour else fastmcp_major
         self.types = TypeReader(tree, self.constants, titles=self.sdk_flavour)
         self.literals = LiteralReader(self.constants, self.types, TypeReader(tree, self.constants, titles=True),
                                       result)
@@ -192,6 +199,8 @@ class _Reader:
         draft.description_lines = node_lines(first.value)
         if self.sdk_flavour:
             return first.value.value, {}
+        if self.fastmcp_major < 3:  # FastMCP 2 lists the whole docstring (inspect.getdoc)
+            return inspect.cleandoc(first.value.value) or None, {}
         return parse_docstring(first.value.value)
 
     def _field(self, draft: Draft, call: ast.Call | None, kwarg: str, key: str) -> None:
@@ -220,6 +229,11 @@ class _Reader:
             meta = dict(self.constants.value(meta_node)) if meta_node is not None else {}
         except Unresolved as exc:
             self.result.unresolved(f"the tags or meta of tool `{draft.name}`", exc, tool=draft.name)
+        if self.fastmcp_major < 3:  # FastMCP 2: `_fastmcp`, upstream keys kept, tags overwrite
+            found = meta.get("_fastmcp")
+            meta["_fastmcp"] = {**(found if isinstance(found, dict) else {}), "tags": tags}
+            draft.fields["_meta"] = meta
+            return
         found = meta.get("fastmcp")
         upstream: dict[str, Any] = found if isinstance(found, dict) else {}
         meta["fastmcp"] = {**{k: v for k, v in upstream.items() if not k.startswith("_")}, "tags": tags}
@@ -252,7 +266,8 @@ class _Reader:
             props[key] = param.schema
             if not param.has_default:
                 required.append(key)
-        schema: dict[str, Any] = {} if self.sdk_flavour else {"additionalProperties": False}
+        # FastMCP 3 keeps pydantic's `additionalProperties: false`; FastMCP 2 prunes it; the SDK never adds it.
+        schema: dict[str, Any] = {"additionalProperties": False} if self.fastmcp_major >= 3 else {}
         schema["properties"] = props
         if required:
             schema["required"] = required
