@@ -197,7 +197,9 @@ def fastmcp_major(file: Path) -> int | None:
 
 
 _LOCKED = re.compile(r'name\s*=\s*"fastmcp"\s*\nversion\s*=\s*"(\d+)')
-_REQUIRED = re.compile(r"""["']?fastmcp(?:\[[^\]]*\])?\s*(?:[=<>~!]=?|===)\s*v?(\d+)""", re.IGNORECASE)
+_REQUIRED = re.compile(r"""fastmcp(?:\[[^\]]*\])?\s*((?:[=<>~!]=?|===)[^"'\n#;]*)""", re.IGNORECASE)
+# Newest FastMCP major: what an open-ended requirement (`fastmcp>=2.3`) installs today.
+FASTMCP_NEWEST = 3
 
 
 @lru_cache(maxsize=1024)
@@ -212,5 +214,17 @@ def _fastmcp_in(folder: Path) -> int | None:
         except OSError:
             continue
         if match:
-            return int(match.group(1))
+            return int(match.group(1)) if pattern is _LOCKED else _major_of(match.group(1))
     return None
+
+
+def _major_of(spec: str) -> int | None:
+    """The major version a requirement installs: pinned (==, ~=), capped (<N), else the newest."""
+    pinned = re.search(r"(?:===?|~=)\s*v?(\d+)", spec)
+    if pinned:
+        return int(pinned.group(1))
+    cap = re.search(r"<\s*v?(\d+)(?:\.(\d+))?", spec)
+    if cap:
+        major, minor = int(cap.group(1)), int(cap.group(2) or 0)
+        return major if minor > 0 else major - 1
+    return FASTMCP_NEWEST if re.search(r">=?\s*v?\d", spec) else None

@@ -123,3 +123,23 @@ def test_languages_set_per_glob(tmp_path: Path) -> None:
     tools = extract_paths([tmp_path], root=tmp_path, globs=["*.py"], languages={"bin/*": "python", "*.txt": "json"})
     assert tools.names() == ["regular", "from_script"]
     assert tools.sources == ["app.py", "bin/server"]
+
+
+@pytest.mark.parametrize(
+    ("files", "major"),
+    [
+        ({"uv.lock": '[[package]]\nname = "fastmcp"\nversion = "2.14.3"\n', "pyproject.toml": '"fastmcp>=3"'}, 2),
+        ({"pyproject.toml": 'dependencies = ["fastmcp>=2.10,<3"]'}, 2),
+        ({"pyproject.toml": 'dependencies = ["fastmcp>=2.3"]'}, 3),
+        ({"requirements.txt": "fastmcp==3.1.0\n"}, 3),
+        ({"requirements.txt": "httpx\n"}, None),
+    ],
+)
+def test_fastmcp_version_from_the_project(tmp_path: Path, files: dict[str, str], major: int | None) -> None:
+    from app.extract.paths import fastmcp_major
+
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    for name, content in files.items():
+        (project / name).write_text(content)
+    assert fastmcp_major(project / "src" / "server.py") == major
