@@ -11,7 +11,7 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from app.audit.loader import load_definitions, merge_toolsets
-from app.audit.models import Case, Finding, Severity, ToolSet
+from app.audit.models import Case, Comparison, Finding, Severity, ToolSet
 from app.audit.rules.ruleset import RuleSet, load_rules
 from app.audit.suite import load_cases
 from app.config import CONFIG_PATH, CommentPolicy, RepoConfig, load_config
@@ -45,10 +45,12 @@ class Sink(Protocol):
 
 
 class Review(BaseModel):
-    """What the audit side produces for publishing: the comment body (no marker) and the check result."""
+    """What the audit side produces for publishing: the comment body (no marker), the check result, and the
+    stored report's page when one was stored."""
 
     comment: str
     check: CheckResult
+    report_url: str | None = None
 
 
 class Reviewer(Protocol):
@@ -300,7 +302,7 @@ def _review_started(
         raise Superseded
     sink.complete_check(check_id, review.check)
     if config.comment != CommentPolicy.NEVER:
-        sink.upsert_comment(number, review.comment, report_url=report_url)
+        sink.upsert_comment(number, review.comment, report_url=review.report_url or report_url)
     return Outcome.PUBLISHED
 
 
@@ -312,7 +314,11 @@ def shipped_rules() -> RuleSet:
 
 
 class AuditReviewer:
-    """The Reviewer backed by the audit engine and the renderers (imported on first use)."""
+    """The Reviewer backed by the audit engine and the renderers (imported on first use). The comparison is
+    redacted before anything leaves the process; `report_linker` stores it and returns its page's URL."""
+
+    def __init__(self, *, report_linker: Callable[[Comparison], str | None] | None = None) -> None:
+        self.report_linker = report_linker
 
     def review(
         self,
@@ -328,6 +334,7 @@ class AuditReviewer:
     ) -> Review:
         from app.audit.engine import audit_pair
         from app.audit.gate import evaluate_gate
+        from app.redact import redact_result
         from app.render.check import render_check
         from app.render.markdown import render_comparison
         from app.selector_factory import make_selector
@@ -345,6 +352,8 @@ class AuditReviewer:
         )
         if notes:
             comparison = comparison.model_copy(update={"notes": [*comparison.notes, *notes]})
+        comparison = redact_result(comparison)
+        report_url = (self.report_linker(comparison) if self.report_linker else None) or report_url
         thresholds = config.thresholds
         gate = evaluate_gate(
             comparison,
@@ -353,7 +362,7 @@ class AuditReviewer:
             fail_on_regression=thresholds.fail_on_regression,
         )
         body = render_comparison(comparison, report_url=report_url, max_chars=65000)
-        out = render_check(comparison, gate)
+        out = render_check(comparison, gate, report_url=report_url)
         check = CheckResult(
             conclusion=Conclusion(gate.conclusion.value),
             title=out.title,
@@ -361,4 +370,4 @@ class AuditReviewer:
             text=out.text,
             annotations=annotations_for(comparison.findings_introduced),
         )
-        return Review(comment=body, check=check)
+        return Review(comment=body, check=check, report_url=report_url)

@@ -38,6 +38,7 @@ class ReviewRequest(BaseModel):
     number: int | None = None
     base_sha: str | None = None
     draft: bool = False
+    private: bool = True  # the repository's visibility (stored reports of private repositories need a signed link)
     trigger: str = ""
 
 
@@ -81,6 +82,7 @@ class _Owner(_Lenient):
 class _Repo(_Lenient):
     name: str
     full_name: str | None = None
+    private: bool = True
     owner: _Owner
 
 
@@ -201,6 +203,11 @@ def _installation(ev: Any, name: str) -> int | None:
     return getattr(installation, "id", None) if installation else None
 
 
+def _private(ev: Any) -> bool:
+    """Unknown visibility counts as private."""
+    return getattr(ev.repository, "private", True) is not False
+
+
 def _no_installation(name: str) -> Routed:
     return Routed(disposition=Disposition.IGNORED, reason=f"{name} carries no installation (not an App delivery)")
 
@@ -220,6 +227,7 @@ def _pull_request(name: str, ev: Any) -> Routed:
         head_sha=pr.head.sha,
         base_sha=pr.base.sha,
         draft=bool(pr.draft),
+        private=_private(ev),
         trigger=name,
     )
     return Routed(disposition=Disposition.REVIEW, reason=f"{name} #{pr.number} at {pr.head.sha[:7]}", request=request)
@@ -240,6 +248,7 @@ def _check_run(name: str, ev: Any) -> Routed:
         repo=ev.repository.name,
         number=number,
         head_sha=run.head_sha,
+        private=_private(ev),
         trigger=name,
     )
     return Routed(disposition=Disposition.REVIEW, reason=f"{name} at {run.head_sha[:7]}", request=request)
@@ -256,6 +265,7 @@ def _check_suite(name: str, ev: Any) -> Routed:
         repo=ev.repository.name,
         number=suite.pull_requests[0].number if suite.pull_requests else None,
         head_sha=suite.head_sha,
+        private=_private(ev),
         trigger=name,
     )
     return Routed(disposition=Disposition.REVIEW, reason=f"{name} at {suite.head_sha[:7]}", request=request)

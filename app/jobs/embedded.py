@@ -84,6 +84,7 @@ class EmbeddedJobQueue:
                         number=request.number,
                         base_sha=request.base_sha,
                         draft=request.draft,
+                        private=request.private,
                         settings=self.settings,
                         store=self.store,
                         redis=None,

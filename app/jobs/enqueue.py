@@ -166,6 +166,7 @@ def job_kwargs(request: ReviewRequest) -> dict[str, Any]:
         "number": request.number,
         "base_sha": request.base_sha,
         "draft": request.draft,
+        "private": request.private,
         "trigger": request.trigger,
     }
 

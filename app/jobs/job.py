@@ -17,8 +17,16 @@ from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
 
-# Tests and the embedded mode may swap what reviews (the default is the audit engine).
-reviewer_factory: Callable[[], Reviewer] = AuditReviewer
+
+def default_reviewer(installation_id: int, private: bool) -> Reviewer:
+    """The audit engine, storing each redacted comparison as a report page linked from the outputs."""
+    from app.reports.service import report_linker
+
+    return AuditReviewer(report_linker=report_linker(installation_id, private=private))
+
+
+# Tests may swap what reviews (the default is the audit engine with stored reports).
+reviewer_factory: Callable[[int, bool], Reviewer] = default_reviewer
 
 
 class _TrackingSink:
@@ -81,6 +89,7 @@ def review(
     number: int | None = None,
     base_sha: str | None = None,
     draft: bool = False,
+    private: bool = True,
     settings: Settings,
     store: Store,
     redis: Redis | None,
@@ -116,7 +125,7 @@ def review(
         target,
         source=GitHubSource(gh, owner=owner, repo=repo),
         sink=sink,
-        reviewer=reviewer_factory(),
+        reviewer=reviewer_factory(installation_id, private),
         still_current=still_current,
         will_retry=lambda exc: retries_left > 0 and isinstance(exc, GitHubApiError) and exc.transient,
     )
@@ -133,6 +142,7 @@ def review_job(
     number: int | None = None,
     base_sha: str | None = None,
     draft: bool = False,
+    private: bool = True,
     trigger: str = "",
 ) -> str:
     """RQ entry point: plain values in, the outcome's name out. Settings come from the environment."""
@@ -154,6 +164,7 @@ def review_job(
             number=number,
             base_sha=base_sha,
             draft=draft,
+            private=private,
             settings=settings,
             store=store,
             redis=redis,

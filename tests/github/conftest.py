@@ -25,6 +25,8 @@ from redis import Redis
 from rq import Queue, SimpleWorker
 
 from app.jobs import job as job_module
+from app.reports.service import default_service
+from app.reports.settings import get_report_settings
 from app.settings import get_settings
 from app.web.app import create_app
 
@@ -72,7 +74,11 @@ def redis_db1() -> Iterator[Redis]:
 
 @pytest.fixture
 def app_env(
-    monkeypatch: pytest.MonkeyPatch, rsa_keys: tuple[str, str], fake_github: FakeGitHub, redis_db1: Redis
+    monkeypatch: pytest.MonkeyPatch,
+    rsa_keys: tuple[str, str],
+    fake_github: FakeGitHub,
+    redis_db1: Redis,
+    tmp_path: Path,
 ) -> Iterator[None]:
     monkeypatch.setenv("APP_ID", str(APP_ID))
     monkeypatch.setenv("PRIVATE_KEY", rsa_keys[0])
@@ -81,10 +87,17 @@ def app_env(
     monkeypatch.setenv("GITHUB_API_URL", fake_github.url)
     monkeypatch.setenv("REDIS_URL", REDIS_URL)
     monkeypatch.setenv("PUBLIC_URL", "https://toolchoice.example")
-    get_settings.cache_clear()
-    job_module._apps.clear()
+    monkeypatch.setenv("TOOLCHOICE_DATA_DIR", str(tmp_path / "data"))  # stored reports without Redis
+    monkeypatch.delenv("TOOLCHOICE_LINK_SECRET", raising=False)
+    _clear_caches()
     yield
+    _clear_caches()
+
+
+def _clear_caches() -> None:
     get_settings.cache_clear()
+    get_report_settings.cache_clear()
+    default_service.cache_clear()
     job_module._apps.clear()
 
 

@@ -179,9 +179,23 @@ def test_config_changed_in_the_pr_is_reported_but_base_applies(rig: Rig) -> None
     assert f"changes {CONFIG_PATH} (thresholds)" in comment["body"].replace("\\", "")
 
 
-def test_comment_links_to_the_check_run_for_the_full_report(rig: Rig) -> None:
+def test_public_repository_comment_links_to_the_stored_report(rig: Rig) -> None:
     base, head = _seed(rig)
-    rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
+    payload = webhook_payload("pull_request.opened.2", number=7, base=base, head=head)
+    assert payload["repository"]["private"] is False
+    rig.deliver("pull_request", payload)
+    rig.work()
+    (comment,) = rig.fake.comments(OWNER, REPO, 7)
+    (run,) = rig.fake.check_runs(OWNER, REPO, head)
+    assert "[Full report](https://toolchoice.example/reports/" in comment["body"]
+    assert "https://toolchoice.example/reports/" in run["output"]["summary"]
+
+
+def test_private_repository_without_a_link_secret_links_to_the_check_run(rig: Rig) -> None:
+    base, head = _seed(rig)
+    payload = webhook_payload("pull_request.opened.2", number=7, base=base, head=head)
+    payload["repository"]["private"] = True
+    rig.deliver("pull_request", payload)
     rig.work()
     (comment,) = rig.fake.comments(OWNER, REPO, 7)
     (run,) = rig.fake.check_runs(OWNER, REPO, head)
