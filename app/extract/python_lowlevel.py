@@ -57,6 +57,8 @@ class LiteralReader:
         node = self.constants.source_node(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             cls = self.types.classes.get(dotted(node.func.value) or "")
+            if cls is not None and cls in self.constants.imported_classes.values():
+                return out  # a model of another file: its lines are not this file's
             for stmt in cls.body if cls else []:
                 if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                     for sub in ast.walk(stmt):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from app.extract.python_values import ModuleLoader, module_constants
+from app.extract.python_values import ModuleLoader, module_definitions
 
 # How many folders above the importing file an absolute `pkg.module` may start (src/ layouts, monorepos).
 MAX_ANCESTORS = 6
@@ -16,10 +16,10 @@ class PyModules:
     """Reads each imported module once per extraction run; `loader(file)` gives the ModuleLoader of one file."""
 
     def __init__(self) -> None:
-        self._cache: dict[Path, dict[str, ast.expr] | None] = {}
+        self._cache: dict[Path, dict[str, ast.expr | ast.ClassDef] | None] = {}
 
     def loader(self, importer: Path) -> ModuleLoader:
-        def load(module: str, level: int) -> dict[str, ast.expr] | None:
+        def load(module: str, level: int) -> dict[str, ast.expr | ast.ClassDef] | None:
             target = _find(importer, module, level)
             if target is None:
                 return None
@@ -31,9 +31,9 @@ class PyModules:
         return load
 
 
-def _read(path: Path) -> dict[str, ast.expr] | None:
+def _read(path: Path) -> dict[str, ast.expr | ast.ClassDef] | None:
     try:
-        return module_constants(ast.parse(path.read_text(encoding="utf-8")))
+        return module_definitions(ast.parse(path.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return None
 

@@ -62,9 +62,8 @@ class TypeReader:
     def __init__(self, tree: ast.Module, constants: Constants, *, titles: bool) -> None:
         self.constants = constants
         self.titles = titles
-        self.classes: dict[str, ast.ClassDef] = {
-            stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)
-        }
+        self.classes: dict[str, ast.ClassDef] = dict(constants.imported_classes)
+        self.classes.update({stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)})
         self._busy: set[str] = set()
 
     def param(self, name: str, annotation: ast.expr | None, default: ast.expr | None) -> Param:

@@ -14,8 +14,8 @@ from app.extract.common import Unresolved
 _NAMED = {"True": True, "False": False, "None": None}
 
 
-# Loads `from <module> import ...` (module name, relative level) and gives its module-level constants, or None.
-ModuleLoader = Callable[[str, int], "dict[str, ast.expr] | None"]
+# Loads `from <module> import ...` (module name, relative level) and gives its module-level definitions, or None.
+ModuleLoader = Callable[[str, int], "dict[str, ast.expr | ast.ClassDef] | None"]
 
 
 def module_constants(tree: ast.Module) -> dict[str, ast.expr]:
@@ -29,6 +29,21 @@ def module_constants(tree: ast.Module) -> dict[str, ast.expr]:
     return nodes
 
 
+def module_definitions(tree: ast.Module) -> dict[str, ast.expr | ast.ClassDef]:
+    """Module-level constants and classes (Enums and pydantic models other files import)."""
+    out: dict[str, ast.expr | ast.ClassDef] = dict(module_constants(tree))
+    out.update({stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)})
+    return out
+
+
+def _members(cls: ast.ClassDef) -> dict[str, ast.expr]:
+    return {
+        a.targets[0].id: a.value
+        for a in cls.body
+        if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
+    }
+
+
 class Constants:
     """Module-level `NAME = <literal>` assignments of one file (and of the modules it imports), evaluated lazily."""
 
@@ -36,17 +51,14 @@ class Constants:
         self.nodes: dict[str, ast.expr] = module_constants(tree)
         # Nodes that live in another file: their values are used, their lines are not this file's.
         self.foreign: set[int] = set()
+        # Classes other modules define that this one imports (Enums, pydantic models), by local name.
+        self.imported_classes: dict[str, ast.ClassDef] = {}
         if modules is not None:
             self._imports(tree, modules)
         self.classes: dict[str, dict[str, ast.expr]] = {
-            stmt.name: {
-                a.targets[0].id: a.value
-                for a in stmt.body
-                if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
-            }
-            for stmt in tree.body
-            if isinstance(stmt, ast.ClassDef)
+            name: _members(cls) for name, cls in self.imported_classes.items()
         }
+        self.classes.update({stmt.name: _members(stmt) for stmt in tree.body if isinstance(stmt, ast.ClassDef)})
         self._busy: set[str] = set()
         # When a list, dict entries whose value is unknown are left out and their problem recorded here.
         self.lenient: list[Unresolved] | None = None
@@ -60,14 +72,19 @@ class Constants:
             if not found:
                 continue
             for name, node in found.items():  # for names used inside the imported values
+                if isinstance(node, ast.ClassDef):
+                    continue
                 if name not in self.nodes:
                     self.nodes[name] = node
                     self.foreign.add(id(node))
             for alias in stmt.names:
                 local = alias.asname or alias.name
-                if alias.name in found and local not in own:
-                    self.nodes[local] = found[alias.name]
-                    self.foreign.add(id(found[alias.name]))
+                imported = found.get(alias.name)
+                if isinstance(imported, ast.ClassDef):
+                    self.imported_classes[local] = imported
+                elif imported is not None and local not in own:
+                    self.nodes[local] = imported
+                    self.foreign.add(id(imported))
 
     def is_local(self, node: ast.AST) -> bool:
         return id(node) not in self.foreign
