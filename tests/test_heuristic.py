@@ -381,3 +381,26 @@ def test_profile_hash_follows_the_weights(tmp_path: Path) -> None:
 
 def test_selectors_folder_is_data_only() -> None:
     assert not list(selectors_dir().glob("*.py"))
+
+
+def test_a_long_run_of_near_miss_lists_keeps_deriving_from_the_full_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.audit import heuristic_cache
+
+    built: list[int] = []
+    real_build = heuristic_cache.build_index
+
+    def counting_build(docs: list[Any]) -> Any:
+        built.append(len(docs))
+        return real_build(docs)
+
+    monkeypatch.setattr(heuristic_cache, "build_index", counting_build)
+    tools = [
+        {"name": f"tool_{i}", "description": f"Handles record {i} of kind {i % 7}.", "inputSchema": {"type": "object"}}
+        for i in range(120)
+    ]
+    selector = SyntheticSelector.from_profile()
+    selector.select(tools, "handle a record")
+    # More near-miss lists than the cache holds (64): the full list's index must stay cached.
+    for removed in range(100):
+        selector.select([t for i, t in enumerate(tools) if i != removed], "handle a record")
+    assert built == [120]

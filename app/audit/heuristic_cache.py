@@ -73,6 +73,8 @@ class IndexCache:
                 continue
             kept = _subsequence(keys, base_keys)
             if kept is not None:
+                # Keep the base fresh: a run of near-miss lists derived from it must not evict it.
+                self._sets.move_to_end(base_keys)
                 return derive_index(base, kept)
             tried += 1
             if tried >= _DERIVE_CANDIDATES:
