@@ -28,7 +28,7 @@ from app.audit.models import (
 )
 from app.audit.rules.engine import evaluate
 from app.audit.rules.ruleset import RuleSet
-from app.audit.text import STOPWORDS, content_stems, cosine, tfidf_vectors
+from app.audit.text import STOPWORDS, content_stems, cosine, split_identifier, tfidf_vectors
 
 # TC106's limit: room for action, when to use, when not to use and the result.
 MAX_DESCRIPTION_CHARS = 600
@@ -40,6 +40,7 @@ MIN_KEPT_SHARE = 0.9
 MAX_SIBLINGS = 2
 # A tool this similar (TF-IDF cosine of descriptions) is the nearest sibling when nothing was confused.
 MIN_SIBLING_SIMILARITY = 0.25
+CLOSE_SIBLING_SIMILARITY = 0.5
 
 SYNTHETIC_OPTIMIZER_NOTE = (
     "Synthetic mode: the rerun used the deterministic simulator, which rewards the boundary sentences "
@@ -203,13 +204,39 @@ def siblings_of(tool: Tool, *, toolset: ToolSet, report: AuditReport) -> list[Si
 
 
 def nearest_tool(tool: Tool, toolset: ToolSet) -> str | None:
-    """The tool whose description is most like this one's (TC302's measure), if similar enough."""
+    """The tool whose description is most like this one's (TC302's measure), if similar enough: a tool doing
+    the same kind of thing (`send_message`/`post_reply`, `list_directory`/`list_directory_with_sizes`) at
+    MIN_SIBLING_SIMILARITY, any other at CLOSE_SIBLING_SIMILARITY (`search_tickets` is no sibling of
+    `create_ticket` just because both say "ticket")."""
     others = [t for t in toolset.tools if t.name != tool.name and t.description]
     if not others or not tool.description:
         return None
     vectors = tfidf_vectors([content_stems(tool.description), *(content_stems(t.description or "") for t in others)])
-    best = max(range(len(others)), key=lambda i: (cosine(vectors[0], vectors[i + 1]), -i))
-    return others[best].name if cosine(vectors[0], vectors[best + 1]) >= MIN_SIBLING_SIMILARITY else None
+    kind = _action_kind(tool.name)
+
+    def fit(i: int) -> float:
+        similarity = cosine(vectors[0], vectors[i + 1])
+        same_kind = _action_kind(others[i].name) == kind
+        return similarity if similarity >= (MIN_SIBLING_SIMILARITY if same_kind else CLOSE_SIBLING_SIMILARITY) else 0.0
+
+    best = max(range(len(others)), key=lambda i: (fit(i), -i))
+    return others[best].name if fit(best) > 0 else None
+
+
+# Kinds of action a name's first word names; two tools of one kind are the ones a model confuses.
+_KINDS = {
+    "read": "get list search find read fetch query view show describe retrieve lookup browse",
+    "create": "create add send post publish insert upload write reply new make",
+    "update": "update set edit modify rename move patch replace",
+    "delete": "delete remove drop archive cancel purge destroy",
+}
+_KIND_OF = {verb: kind for kind, verbs in _KINDS.items() for verb in verbs.split()}
+
+
+def _action_kind(name: str) -> str:
+    """The kind of the first word of the name that names an action, else the first word itself."""
+    tokens = split_identifier(name)
+    return next((_KIND_OF[t] for t in tokens if t in _KIND_OF), tokens[0] if tokens else "")
 
 
 def apply_rewrite(tool: Tool, rewrite: Rewrite) -> Tool:

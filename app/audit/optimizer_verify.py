@@ -3,8 +3,8 @@
 A rewrite is accepted only where the rerun supports it: the tool's own scored cases not worse, the
 overall score not worse, and no scored case expected on another tool or on NO_TOOL newly failing (a
 rewrite that pulls other tools' requests toward itself is rejected). Rewrites are verified one tool at a
-time against the original, then all accepted ones together; when the combination regresses, they are
-added back one at a time (largest gain first) and each is kept only if it passes against the ones kept.
+time against the original; those that pass are then added one at a time (largest gain first), each kept
+only if it passes against the ones kept before it, so an accepted one cannot hide another's regression.
 """
 
 from __future__ import annotations
@@ -153,14 +153,12 @@ class Verifier:
 
     def _combine(self, passing: list[tuple[Tool, list[Rewrite], Effect]]) -> None:
         baseline = self.baseline
-        names = {t.name for t, _, _ in passing}
-        after = self._measure([apply_rewrite(t, attempts[0]) for t, attempts, _ in passing])
-        together = effect(baseline, after, tools=names)
-        if rejection(together, baseline, after, tools=names) is None or len(passing) == 1:
-            self.combined = together
+        if len(passing) == 1:
+            self.combined = passing[0][2]
             return
-        # The combination regresses: add them one at a time, largest gain first, each (or its plainer
-        # attempt without the sibling boundary) kept only when it passes against the ones kept before it.
+        # Add them one at a time, largest gain first, each (or its plainer attempt without the sibling
+        # boundary) kept only when it passes against the ones kept before it: no suggestion is offered that
+        # lowers the score of the others (descriptions written alike can overlap, TC302).
         order = sorted(passing, key=lambda x: (-(x[2].overall_after - x[2].overall_before), x[0].name))
         kept: list[Tool] = []
         state = baseline
