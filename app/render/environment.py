@@ -43,8 +43,13 @@ def score(value: float) -> str:
     return f"{value:.1f}"
 
 
+_SHA = re.compile(r"[0-9a-f]{7,64}")
+
+
 def short(value: str | None, n: int = 12) -> str:
-    return (value or "")[:n]
+    """A git SHA or a hash cut to `n` characters; anything else (a file name, a branch) is left whole."""
+    text = value or ""
+    return text[:n] if _SHA.fullmatch(text) else text
 
 
 @cache
