@@ -9,7 +9,7 @@ from tree_sitter import Node
 
 from app.audit.models import LineRange
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
-from app.extract.treesitter import captures, fail, parser, span, text
+from app.extract.treesitter import captures, fail, parser, short, span, text
 from app.extract.ts_values import ModuleLoader, Scope
 from app.extract.zod import Zod
 
@@ -202,7 +202,13 @@ class _Reader:
             return self.zod3.root(args[0], output=output)
         if func in {"z.toJSONSchema", "toJSONSchema"} and args:
             return self.zod.root(args[0], output=output)
-        raise fail(call, f"the schema comes from `{func}(...)` at run time")
+        try:  # a zod schema in the literal (`z.object(...)`, `base.extend(...)`): converted as the SDK does
+            return self.zod.root(call, output=output)
+        except Unresolved as exc:
+            if func.startswith(("z.", "zod.")):
+                raise
+            raise fail(call, f"the schema comes from `{short(call.child_by_field_name('function') or call)}(...)` "
+                       "at run time") from exc
 
     def _parameter_lines(self, draft: Draft, target: Node) -> None:
         shape = target
