@@ -11,7 +11,8 @@ from tree_sitter import Node
 
 from app.audit.models import LineRange
 from app.extract.common import Unresolved
-from app.extract.treesitter import captures, fail, local_span, short, text, unescape
+from app.extract.go_locals import LocalVariables
+from app.extract.treesitter import fail, local_span, short, text, unescape
 
 # jsonschema.Schema (google/jsonschema-go) and mcp-go ToolInputSchema fields -> JSON keys.
 SCHEMA_FIELDS = {
@@ -52,7 +53,7 @@ SCHEMA_FIELDS = {
 _KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 
-class GoScope:
+class GoScope(LocalVariables):
     """Package-level `const`/`var` declarations of one file."""
 
     def __init__(self, root: Node) -> None:
@@ -151,75 +152,6 @@ class GoScope:
             for key, node in patches:
                 properties[key] = self._element(node, schema=True)
         return schema
-
-    def _local(self, use: Node) -> Node | None:
-        key = (use.start_byte, text(use))
-        if key not in self._locals:
-            self._locals[key] = self._find_local(use)
-        return self._locals[key]
-
-    def _find_local(self, use: Node) -> Node | None:
-        """The value of `name := <expr>` in the enclosing function when nothing but known schema changes touch
-        `name` in between (`WithPagination(name)` with a package helper, `name.Properties["k"] = ...`)."""
-        name = text(use)
-        function = use.parent
-        while function is not None and function.type not in _FUNCTIONS:
-            function = function.parent
-        body = function.child_by_field_name("body") if function is not None else None
-        if body is None:
-            return None
-        mentions = len(re.findall(rf"\b{re.escape(name)}\b", text(body)))
-        if mentions == 2:  # declared and used once, nothing in between: find the declaration in C
-            for decl in captures("go", _DECLARATIONS, body).get("d", []):
-                left, right = decl.child_by_field_name("left"), decl.child_by_field_name("right")
-                if left is not None and right is not None and text(left) == name and len(right.named_children) == 1:
-                    return right.named_children[0]
-            return None
-        value: Node | None = None
-        uses = 0
-        patches: list[tuple[str, Node]] = []
-        stack = [body]
-        while stack:
-            node = stack.pop()
-            if node.type == "identifier" and text(node) == name:
-                uses += 1
-                continue
-            if node.type in {"short_var_declaration", "var_spec"}:
-                left = node.child_by_field_name("left") or node.child_by_field_name("name")
-                right = node.child_by_field_name("right") or node.child_by_field_name("value")
-                if left is not None and right is not None and text(left) == name and len(right.named_children) == 1:
-                    value = right.named_children[0]
-            patch = self._patch(node, name)
-            if patch is not None:
-                patches.extend(patch)
-                continue
-            stack.extend(reversed(node.named_children))
-        if value is None or uses != 2:  # the declaration and the reference being resolved
-            return None
-        self.patches[value.id] = patches
-        return value
-
-    def _patch(self, node: Node, name: str) -> list[tuple[str, Node]] | None:
-        """Properties set by a statement `Helper(name)` or `name.Properties["k"] = v`; None for other nodes."""
-        if node.type == "expression_statement" and node.named_children:
-            call = node.named_children[0]
-            func = call.child_by_field_name("function") if call.type == "call_expression" else None
-            args = [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
-            if func is not None and text(func) in self.schema_helpers and len(args) == 1 and text(args[0]) == name:
-                return self.schema_helpers[text(func)]
-        if node.type == "assignment_statement":
-            left = node.child_by_field_name("left")
-            right = node.child_by_field_name("right")
-            target = left.named_children[0] if left is not None and len(left.named_children) == 1 else None
-            if target is not None and target.type == "index_expression" and right is not None:
-                operand = target.child_by_field_name("operand")
-                index = target.child_by_field_name("index")
-                if operand is not None and text(operand) == f"{name}.Properties" and index is not None:
-                    try:
-                        return [(self.string(index), right.named_children[0])]
-                    except Unresolved:
-                        return None
-        return None
 
     def string(self, node: Node) -> str:
         value = self.value(node)
@@ -326,10 +258,6 @@ def _sprintf(fmt: str, values: list[Any], node: Node) -> str:
     if next(rest, None) is not None:
         raise fail(node, "a fmt.Sprintf with extra arguments")
     return "".join(out)
-
-
-_FUNCTIONS = {"function_declaration", "method_declaration", "func_literal"}
-_DECLARATIONS = "(short_var_declaration) @d"
 
 
 def _schema_bool(value: Any) -> Any:

@@ -1,4 +1,5 @@
-"""Split a Google-style docstring into its text and its `Args:` descriptions, as FastMCP's parser does."""
+"""Split a docstring into its text and its parameter descriptions (Google `Args:`, NumPy, Sphinx `:param:`),
+as FastMCP 3's parser does."""
 
 from __future__ import annotations
 
