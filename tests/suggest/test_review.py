@@ -15,6 +15,7 @@ from app.audit.optimizer import Effect, Suggestion, SuggestionReport
 from app.audit.optimizer_suggest import suggest
 from app.audit.suite import build_suite, load_cases
 from app.github.client import GitHubApiError, GitHubApp
+from app.github.definitions import GitHubSource
 from app.github.review import (
     SUGGESTION_MARKER,
     InlineSuggestion,
@@ -22,6 +23,7 @@ from app.github.review import (
     SuggestionPoster,
     fenced,
     hunk_lines,
+    publish_suggestions,
     sticky_section,
     suggestion_block,
 )
@@ -188,3 +190,25 @@ def test_tool_text_cannot_close_the_fence_or_ping_people() -> None:
                               suggestions=[rejected])
     section = sticky_section(report, ReviewPlan())
     assert "@octocat" not in section and "`t'x`" in section
+
+
+def test_a_failed_review_post_leaves_the_suggestions_in_the_comment(
+    fake_github: FakeGitHub, private_key: tuple[str, str]
+) -> None:
+    head_text = _head_text()
+    head_sha = _open_pull(fake_github, head_text)
+    report = _report(head_text)
+    gh = GitHubApp(app_id=APP_ID, private_key=private_key[0], base_url=fake_github.url).for_installation(
+        INSTALLATION_ID
+    )
+    fake_github.fail("pulls/create-review", status=422, message="Validation Failed")
+    section = publish_suggestions(
+        report, source=GitHubSource(gh, owner=OWNER, repo=REPO), number=NUMBER, head_sha=head_sha,
+        head_files={PATH: head_text},
+    )
+    assert "Posting the suggestions as a review failed" in section
+    assert "```diff" in section and fake_github.reviews(OWNER, REPO, NUMBER) == []
+    # Without a GitHub source (an in-memory one), the comment gets them as diffs.
+    offline = publish_suggestions(report, source=object(), number=NUMBER, head_sha=head_sha,
+                                  head_files={PATH: head_text})
+    assert "```diff" in offline and "failed" not in offline
