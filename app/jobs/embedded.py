@@ -64,6 +64,9 @@ class EmbeddedJobQueue:
         self._queue.join()
 
     def _run(self) -> None:
+        from app.jobs.worker import preload
+
+        preload()  # the first review should not pay for the engine's imports
         while True:
             item = self._queue.get()
             try:
