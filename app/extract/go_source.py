@@ -66,6 +66,7 @@ _ITEM_OPTS = {
 
 
 _TOOL_TYPES = {"mcp.Tool"}
+_IMPORTS = "(import_spec path: (_) @path)"
 _TOOL_LISTS = {"[]*mcp.Tool", "[]mcp.Tool"}
 # `x.NewTool(...)` calls and composite literals of a qualified `Tool` type or a slice of them.
 _CANDIDATES = """
@@ -91,7 +92,10 @@ def extract_go(
         scope.schema_helpers = package.schema_helpers
     go_sdk = "modelcontextprotocol/go-sdk" in source
     found = captures("go", _CANDIDATES, tree.root_node)
-    for node in found.get("new", []):
+    # `x.NewTool(...)` is mcp-go's only where an MCP package is imported (other libraries have NewTool too).
+    imports = [text(p) for p in captures("go", _IMPORTS, tree.root_node).get("path", [])]
+    new_tools = found.get("new", []) if any("mcp" in path.lower() for path in imports) else []
+    for node in new_tools:
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
             _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
     for node in found.get("literal", []):

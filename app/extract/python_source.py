@@ -64,6 +64,7 @@ class _Reader:
         self.constants = Constants(tree, modules=modules)
         # The MCP SDK's own FastMCP lists pydantic titles; the standalone `fastmcp` package prunes them.
         self.sdk_flavour = _imports_sdk_fastmcp(tree)
+        self.speaks_mcp = _speaks_mcp(tree)
         # The standalone package's major version (from the project's lock or requirements); 0 for the SDK's.
         self.fastmcp_major = 0 if self.sdk_flavour else fastmcp_major
         self.types = TypeReader(tree, self.constants, titles=self.sdk_flavour)
@@ -102,6 +103,8 @@ class _Reader:
         self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Call, nodes: Sequence[ast.AST]
     ) -> list[Draft]:
         """The tools one function or call defines (a function may carry several tool decorators)."""
+        if not self.speaks_mcp:
+            return []  # `@agent.tool` of another framework, langchain's `Tool(...)`: not MCP tools
         if isinstance(node, ast.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "Tool":
             drafts = [self.literals.read(node)]
         elif isinstance(node, ast.Call):
@@ -310,6 +313,24 @@ class _Reader:
         return {"properties": {"result": base}, "required": ["result"], "type": "object", "x-fastmcp-wrap-result": True}
 
     # -- mount(sub, namespace=...) ---------------------------------------------------------------------
+
+
+# Packages whose import marks a file as an MCP server module (FastMCP, the MCP SDK and its low-level types).
+_MCP_PACKAGES = {"fastmcp", "mcp"}
+
+
+def _speaks_mcp(tree: ast.Module) -> bool:
+    """True when the file imports an MCP package or builds a `...MCP(...)` server object itself."""
+    for node in statements(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in _MCP_PACKAGES:
+            return True
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] in _MCP_PACKAGES for a in node.names):
+            return True
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and (
+            (dotted(node.value.func) or "").endswith("MCP")
+        ):
+            return True
+    return False
 
 
 def _imports_sdk_fastmcp(tree: ast.Module) -> bool:

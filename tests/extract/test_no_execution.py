@@ -63,7 +63,11 @@ server.registerTool("ts_tool", {{ description: "Read, not run." }}, async () => 
 GO = '''\
 package trap
 
-import "os"
+import (
+	"os"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
 
 func init() {{ _ = os.WriteFile({marker_go}, []byte("init"), 0o644) }}
 

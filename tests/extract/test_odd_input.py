@@ -77,3 +77,41 @@ def test_what_could_be_read_is_still_listed(tmp_path: Path) -> None:
     messages = {f.message for f in tools.load_findings if f.tool == "weird"}
     assert any("passes arguments ToolChoice cannot name" in m for m in messages)
     assert all(f.line >= 5 for f in tools.load_findings if f.tool == "weird")  # the annotation's line, not 1
+
+
+NOT_MCP = {
+    "agent.py": """
+from pydantic_ai import Agent
+from langchain.tools import Tool
+
+agent = Agent("model")
+
+@agent.tool
+def roll_die(ctx) -> str:
+    '''Roll a six-sided die.'''
+    return "4"
+
+search = Tool(name="search", func=print, description="Search the web")
+""",
+    "agent.ts": """
+import { tool } from "ai";
+import { z } from "zod";
+const registry = new Registry();
+registry.tool("weather", "Weather in a city", { city: z.string() }, async () => "sunny");
+""",
+    "agent.go": """
+package agent
+
+import "github.com/sashabaranov/go-openai"
+
+var t = openai.NewTool("weather", openai.WithDescription("Weather in a city"))
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_MCP))
+def test_other_frameworks_tools_are_not_mcp_tools(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_text(NOT_MCP[name])
+    tools = extract_file(path, display_name=name)
+    assert tools.tools == [] and tools.load_findings == []
