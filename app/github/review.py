@@ -10,7 +10,7 @@ a re-push, a suggestion whose block already exists on the PR (current or outdate
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from githubkit import GitHub
@@ -47,6 +47,7 @@ __all__ = [
     "sticky_section",
     "suggestion_block",
     "suggestion_body",
+    "without_secrets",
 ]
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,10 @@ log = logging.getLogger(__name__)
 PER_PAGE = 100
 # GitHub lists at most 3,000 files of a pull request.
 MAX_PAGES = 30
+
+
+def _unchanged(text: str) -> str:
+    return text
 
 
 class SuggestionPoster:
@@ -133,9 +138,10 @@ class SuggestionPoster:
         report: SuggestionReport,
         head_files: Mapping[str, str],
         max_comments: int = DEFAULT_MAX_SUGGESTIONS,
+        scrub: Callable[[str], str] = _unchanged,
     ) -> tuple[ReviewPlan, str]:
         """Plan against the PR's hunks and earlier comments, post the review; returns the plan and the
-        sticky-comment section."""
+        sticky-comment section. A comment that `scrub` (secret redaction) would change is not posted."""
         plan = plan_review(
             report.suggestions,
             head_files=head_files,
@@ -143,8 +149,20 @@ class SuggestionPoster:
             existing=self.existing(number),
             max_comments=max_comments,
         )
+        kept = [i for i in plan.inline if scrub(i.body) == i.body]
+        plan = plan.model_copy(update={"inline": kept, "withheld": plan.withheld + len(plan.inline) - len(kept)})
         self.post(number, head_sha=head_sha, plan=plan)
-        return plan, sticky_section(report, plan)
+        return plan, scrub(sticky_section(report, plan))
+
+
+def without_secrets(report: SuggestionReport, scrub: Callable[[str], str]) -> SuggestionReport:
+    """The report without suggestions whose old or new text `scrub` would change (it looks like a secret)."""
+    kept = [s for s in report.suggestions if scrub(s.old or "") == (s.old or "") and scrub(s.new) == s.new]
+    dropped = len(report.suggestions) - len(kept)
+    if not dropped:
+        return report
+    note = f"{dropped} suggestion(s) withheld: the description looks like it holds a secret."
+    return report.model_copy(update={"suggestions": kept, "notes": [*report.notes, note]})
 
 
 def publish_suggestions(
@@ -155,23 +173,27 @@ def publish_suggestions(
     head_sha: str,
     head_files: Mapping[str, str],
     max_comments: int = DEFAULT_MAX_SUGGESTIONS,
+    scrub: Callable[[str], str] = _unchanged,
 ) -> str:
     """Post the accepted suggestions as one review when `source` reaches GitHub; return the sticky-comment
-    section (every suggestion with its verified effect; diffs for those that could not be posted)."""
+    section (every suggestion with its verified effect; diffs for those that could not be posted). With
+    `scrub` (the redactor), nothing that looks like a secret leaves: such suggestions are withheld and the
+    section is scrubbed."""
+    report = without_secrets(report, scrub)
     if not report.suggestions:
         return ""
     poster = SuggestionPoster.for_source(source)
+    failed = ""
     if poster is not None:
         try:
             _, section = poster.publish(
-                number, head_sha=head_sha, report=report, head_files=head_files, max_comments=max_comments
+                number, head_sha=head_sha, report=report, head_files=head_files, max_comments=max_comments,
+                scrub=scrub,
             )
             return section
         except GitHubApiError as exc:
             # The review itself is done (check run completed); the suggestions then go into the comment.
             log.warning("posting suggestions on #%s failed: %s", number, exc)
             failed = f"\n_Posting the suggestions as a review failed ({md(str(exc), 200)}); they are shown as diffs._\n"
-            plan = plan_review(report.suggestions, head_files=head_files, patches={}, max_comments=0)
-            return sticky_section(report, plan) + failed
     plan = plan_review(report.suggestions, head_files=head_files, patches={}, max_comments=0)
-    return sticky_section(report, plan)
+    return scrub(sticky_section(report, plan) + failed)

@@ -61,6 +61,8 @@ class ReviewPlan(BaseModel):
     fallback: list[Fallback] = Field(default_factory=list)
     duplicates: int = 0
     over_limit: int = 0
+    # Comments not posted because the redactor would change them (a secret on the same lines).
+    withheld: int = 0
 
 
 def hunk_lines(patch: str | None) -> list[set[int]]:
@@ -174,6 +176,8 @@ def sticky_section(report: SuggestionReport, plan: ReviewPlan) -> str:
         lines.append(f"\n{plan.duplicates} suggestion(s) already posted on an earlier push are not repeated.")
     if plan.over_limit:
         lines.append(f"\n{plan.over_limit} more suggestion(s) over the per-review limit are not posted.")
+    if plan.withheld:
+        lines.append(f"\n{plan.withheld} suggestion(s) not posted: their lines look like they hold a secret.")
     for f in plan.fallback:
         lines.append(f"\n{code(f.tool)} {code(f.field)} ({f.why}; {md(f.effect, None)}):\n")
         lines.append(fenced(f.diff.rstrip(), "diff"))

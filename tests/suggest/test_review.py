@@ -212,3 +212,26 @@ def test_a_failed_review_post_leaves_the_suggestions_in_the_comment(
     offline = publish_suggestions(report, source=object(), number=NUMBER, head_sha=head_sha,
                                   head_files={PATH: head_text})
     assert "```diff" in offline and "failed" not in offline
+
+
+def test_suggestions_that_would_leak_a_secret_are_withheld(
+    fake_github: FakeGitHub, private_key: tuple[str, str]
+) -> None:
+    head_text = _head_text().replace('"Send one message."', '"Send one message with key SECRET123."', 1)
+    head_sha = _open_pull(fake_github, head_text)
+    report = _report(head_text)
+    assert any("SECRET123" in (s.old or "") for s in report.accepted)
+
+    def scrub(text: str) -> str:
+        return text.replace("SECRET123", "[REDACTED:test]")
+
+    gh = GitHubApp(app_id=APP_ID, private_key=private_key[0], base_url=fake_github.url).for_installation(
+        INSTALLATION_ID
+    )
+    section = publish_suggestions(
+        report, source=GitHubSource(gh, owner=OWNER, repo=REPO), number=NUMBER, head_sha=head_sha,
+        head_files={PATH: head_text}, scrub=scrub,
+    )
+    assert "SECRET123" not in section and "withheld" in section
+    for review in fake_github.reviews(OWNER, REPO, NUMBER):
+        assert all("SECRET123" not in c["body"] for c in review["comments"])
