@@ -65,6 +65,7 @@ class _Reader:
         # The MCP SDK's own FastMCP lists pydantic titles; the standalone `fastmcp` package prunes them.
         self.sdk_flavour = _imports_sdk_fastmcp(tree)
         self.speaks_mcp = _speaks_mcp(tree)
+        self.other_framework = _imports_any(tree, _OTHER_FRAMEWORKS)
         # The standalone package's major version (from the project's lock or requirements); 0 for the SDK's.
         self.fastmcp_major = 0 if self.sdk_flavour else fastmcp_major
         self.types = TypeReader(tree, self.constants, titles=self.sdk_flavour)
@@ -103,10 +104,13 @@ class _Reader:
         self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Call, nodes: Sequence[ast.AST]
     ) -> list[Draft]:
         """The tools one function or call defines (a function may carry several tool decorators)."""
-        if not self.speaks_mcp:
-            return []  # `@agent.tool` of another framework, langchain's `Tool(...)`: not MCP tools
         if isinstance(node, ast.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "Tool":
+            # langchain and others have `Tool(name=...)` too; MCP's has an inputSchema or comes from an MCP import.
+            if not (self.speaks_mcp or keyword(node, "inputSchema") is not None):
+                return []
             drafts = [self.literals.read(node)]
+        elif self.other_framework and not self.speaks_mcp:
+            return []  # `@agent.tool` of pydantic-ai and the like: not MCP tools
         elif isinstance(node, ast.Call):
             drafts = [self._registered(node, nodes)]
         else:
@@ -329,6 +333,23 @@ def _speaks_mcp(tree: ast.Module) -> bool:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and (
             (dotted(node.value.func) or "").endswith("MCP")
         ):
+            return True
+    return False
+
+
+# Agent frameworks with their own `@x.tool` / `Tool(...)`: a file importing one (and no MCP package) is not
+# an MCP server module. A tools module importing its server object from the project is.
+_OTHER_FRAMEWORKS = {
+    "pydantic_ai", "langchain", "langchain_core", "langchain_community", "langgraph", "crewai", "smolagents",
+    "llama_index", "autogen", "autogen_core", "semantic_kernel", "haystack", "strands",
+}
+
+
+def _imports_any(tree: ast.Module, packages: set[str]) -> bool:
+    for node in statements(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in packages and node.level == 0:
+            return True
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] in packages for a in node.names):
             return True
     return False
 

@@ -16,6 +16,11 @@ from app.extract.zod import Zod
 _REGISTER = {"registerTool", "registerToolTask", "tool"}
 # An import from an MCP package (the SDK, fastmcp, mcp-framework...): `.tool(...)` is then MCP's.
 _MCP_IMPORT = re.compile(r"""(?:from|require\()\s*["'][^"']*mcp[^"']*["']""", re.IGNORECASE)
+# Agent libraries with a `.tool(...)` of their own.
+_OTHER_LIBRARIES = re.compile(
+    r"""(?:from|require\()\s*["'](?:ai|@ai-sdk/[^"']*|langchain|@langchain/[^"']*|llamaindex|@openai/agents|"""
+    r"""@mastra/[^"']*|genkit|@genkit-ai/[^"']*)["']"""
+)
 # Registration calls, and object literals with an `inputSchema` key (tools/list answers written by hand).
 _CANDIDATES = """
 (call_expression function: (member_expression property: (property_identifier) @method
@@ -39,7 +44,10 @@ def extract_ts(
     if zod4 is None:
         zod4 = not re.search(r"""from\s+["']zod/v3["']""", text_)
     scope = Scope(tree.root_node, language=grammar, modules=modules)
-    reader = _Reader(scope, result, zod4=zod4, speaks_mcp=_MCP_IMPORT.search(text_) is not None)
+    reader = _Reader(
+        scope, result, zod4=zod4, speaks_mcp=_MCP_IMPORT.search(text_) is not None,
+        other_library=_OTHER_LIBRARIES.search(text_) is not None,
+    )
     found = captures(grammar, _CANDIDATES, tree.root_node)
     # Calls first: a registerTool config object is claimed before it could be read as a tool literal.
     for node in sorted(found.get("call", []), key=lambda n: n.start_byte):
@@ -53,7 +61,9 @@ def extract_ts(
 
 
 class _Reader:
-    def __init__(self, scope: Scope, result: FileResult, *, zod4: bool, speaks_mcp: bool = True) -> None:
+    def __init__(
+        self, scope: Scope, result: FileResult, *, zod4: bool, speaks_mcp: bool = True, other_library: bool = False
+    ) -> None:
         self.scope = scope
         self.result = result
         self.zod = Zod(scope, zod4=zod4)
@@ -61,14 +71,15 @@ class _Reader:
         self.zod4 = zod4
         self.claimed: set[int] = set()  # object literals already read as a registerTool config
         self.speaks_mcp = speaks_mcp
+        self.other_library = other_library
 
     def call(self, node: Node) -> None:
         func = node.child_by_field_name("function")
         if func is None or func.type != "member_expression":
             return
         method = text(func.child_by_field_name("property") or func)
-        if method not in _REGISTER or (method == "tool" and not self.speaks_mcp):
-            return  # `.tool(...)` of another library in a file that imports nothing of MCP
+        if method not in _REGISTER or (method == "tool" and self.other_library and not self.speaks_mcp):
+            return  # `.tool(...)` of an agent library in a file that imports nothing of MCP
         args = [a for a in (node.child_by_field_name("arguments") or node).named_children if a.type != "comment"]
         if len(args) < 2 or self.scope.resolve(args[0]).type not in {
             "string",

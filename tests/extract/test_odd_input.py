@@ -115,3 +115,13 @@ def test_other_frameworks_tools_are_not_mcp_tools(tmp_path: Path, name: str) -> 
     path.write_text(NOT_MCP[name])
     tools = extract_file(path, display_name=name)
     assert tools.tools == [] and tools.load_findings == []
+
+
+def test_a_tools_module_importing_its_server_from_the_project(tmp_path: Path) -> None:
+    path = tmp_path / "tools.py"
+    path.write_text(
+        "from google.cloud import storage\nfrom .server import mcp\n\n\n"
+        "@mcp.tool()\ndef list_buckets(project: str) -> list[str]:\n    '''List the buckets of a project.'''\n"
+        "    return []\n"
+    )
+    assert extract_file(path).names() == ["list_buckets"]
