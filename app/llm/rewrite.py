@@ -93,10 +93,15 @@ class ModelRewriter:
             lines.append(f"- {s.name} ({s.why}): {text}")
         siblings = "\n".join(lines) or "- none"
         tool = json.dumps(context.tool.to_mcp(), indent=2, ensure_ascii=False)
+        observed = (
+            f"- {context.missed_to_no_tool} of its own requests got no tool (NO_TOOL)\n"
+            f"- it was chosen for {context.took_no_tool} request(s) that needed no tool"
+        )
         return (
             self.prompt.user_template.replace("{tool}", tool)
             .replace("{findings}", findings)
             .replace("{siblings}", siblings)
+            .replace("{observed}", observed)
         )
 
     def rewrite(self, context: RewriteContext) -> Rewrite | None:
