@@ -113,3 +113,25 @@ def test_model_rewrites_that_break_the_rules_are_not_offered(tmp_path: Path, ans
     report, _, _ = _run(tmp_path, {"send_slack_message": answer})
     [s] = [s for s in report.suggestions if s.tool == "send_slack_message"]
     assert not s.accepted and why in s.reason and s.effect is None
+
+
+def test_the_prompt_carries_the_tool_its_findings_siblings_and_observations(tmp_path: Path) -> None:
+    from app.audit.models import Dimension, Finding, Severity
+    from app.audit.optimizer import RewriteContext, Sibling
+
+    toolset = load_definitions("tools.json", text=json.dumps(TOOLS))
+    slack, search = toolset.tools
+    finding = Finding(rule_id="TC103", severity=Severity.INFO, dimension=Dimension.DESCRIPTION_QUALITY,
+                      message="send_slack_message: the description does not say when to use the tool",
+                      tool=slack.name)
+    context = RewriteContext(tool=slack, findings=[finding], siblings=[Sibling(name=search.name, why="confused")],
+                             tool_names=toolset.names(), sibling_tools=[search], missed_to_no_tool=2)
+    with FakeOpenAI() as server:
+        selector = build_live_selector(model=MODEL, cache=FileCache(tmp_path / "c"),
+                                       env={"OPENAI_API_KEY": API_KEY, "OPENAI_BASE_URL": server.url})
+        text = ModelRewriter.for_selector(selector).user_message(context)
+    assert '"name": "send_slack_message"' in text
+    assert "- TC103: send_slack_message: the description does not say when to use the tool" in text
+    assert "- search_issues (confused): Search issues in a repository." in text
+    assert "2 of its own requests got no tool" in text
+    assert "{" + "observed}" not in text and str(PROMPT.max_chars) in PROMPT.system_prompt
