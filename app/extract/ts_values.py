@@ -17,6 +17,7 @@ _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expressi
 
 _DECLARATIONS = "(variable_declarator name: (identifier) value: (_)) @v"
 _IMPORTS = "(import_statement source: (string)) @import"
+_ENUMS = "(enum_declaration) @enum"
 # Loads a relative module ("./schemas.js") and returns its top-level constants (or None when not found).
 ModuleLoader = Callable[[str], "dict[str, Node] | None"]
 
@@ -44,6 +45,18 @@ class Scope:
         for key, value in anywhere.items():
             if key not in self.nodes and counts[key] == 1:
                 self.nodes[key] = value
+        # `enum ToolName { ECHO = "echo" }`: members with a written value (TypeScript only).
+        self.enums: dict[str, dict[str, Node]] = {}
+        if language != "javascript":
+            for enum in captures(language, _ENUMS, root).get("enum", []):
+                name, body = enum.child_by_field_name("name"), enum.child_by_field_name("body")
+                members = {
+                    text(m.child_by_field_name("name")): m.child_by_field_name("value")  # type: ignore[arg-type]
+                    for m in (body.named_children if body is not None else [])
+                    if m.type == "enum_assignment" and m.child_by_field_name("value") is not None
+                }
+                if name is not None:
+                    self.enums[text(name)] = members  # type: ignore[assignment]
         if modules is not None:
             self._imports(root, language, modules)
         self._busy: set[str] = set()
@@ -75,6 +88,30 @@ class Scope:
                             if known and text(alias) not in own:  # type: ignore[arg-type]
                                 self.nodes[text(alias)] = foreign[text(name_node)]  # type: ignore[arg-type]
 
+    def _member(self, node: Node) -> Node | None:
+        """`ns.X` of an imported namespace, `Enum.X` of an enum, `CONSTS.X` of a same-file object literal."""
+        obj = node.child_by_field_name("object")
+        if node.type == "subscript_expression":  # `CONSTS["x"]` with a string key
+            index = node.child_by_field_name("index")
+            if obj is None or index is None or index.type != "string":
+                return None
+            key = string_children(index)
+        else:
+            prop = node.child_by_field_name("property")
+            if obj is None or prop is None or prop.type != "property_identifier":
+                return None
+            key = text(prop)
+        if obj.type == "identifier":
+            for table in (self.namespaces.get(text(obj)), self.enums.get(text(obj))):
+                if table is not None and key in table:
+                    return table[key]
+        target = self.resolve(obj)
+        if target.type == "object":
+            for child in target.named_children:
+                if child.type == "pair" and text(child.child_by_field_name("key") or child).strip("\"'") == key:
+                    return child.child_by_field_name("value")
+        return None
+
     def lines(self, node: Node, *, or_reference: bool = False) -> LineRange | None:
         """Where the value of `node` is written in this file (None when another file holds it); with
         `or_reference`, the reference itself when the value lives elsewhere."""
@@ -91,12 +128,11 @@ class Scope:
             elif node.type == "identifier" and text(node) in self.nodes and text(node) not in seen:
                 seen.add(text(node))
                 node = self.nodes[text(node)]
-            elif node.type == "member_expression" and self.namespaces:
-                obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
-                found = self.namespaces.get(text(obj)) if obj is not None and obj.type == "identifier" else None
-                if found is None or prop is None or text(prop) not in found:
+            elif node.type in {"member_expression", "subscript_expression"}:
+                member = self._member(node)
+                if member is None:
                     return node
-                node = found[text(prop)]
+                node = member
             else:
                 return node
 
