@@ -178,8 +178,8 @@ def test_check_rewrite_refuses_invented_identifiers_lost_facts_and_overlong_text
     rules = load_rules()
     kwargs = {"tool_names": toolset.names(), "rules": rules, "rule_settings": None}
     base = tool.description or ""
-    invented = Rewrite(tool=tool.name, description=base + " Use this with the assign_agent option.")
-    assert "assign_agent" in (check_rewrite(tool, invented, **kwargs) or "")
+    invented = Rewrite(tool=tool.name, description=base + " Use this with the assign_owner option.")
+    assert "assign_owner" in (check_rewrite(tool, invented, **kwargs) or "")
     lost = Rewrite(tool=tool.name, description="Use this to open a thing.")
     assert "drops facts" in (check_rewrite(tool, lost, **kwargs) or "")
     long = Rewrite(tool=tool.name, description=base + " x" * 400)
