@@ -23,6 +23,7 @@ from app.audit.optimizer import Suggestion
 
 _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _SOURCE_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`[^`]*`')
+_DESCRIPTION_KEY = re.compile(r'"description"\s*:\s*$')
 _PLAIN_UNSAFE = re.compile(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|: |\s#|\s$|^$")
 
 
@@ -81,7 +82,9 @@ def _locate_json(source: str, suggestion: Suggestion, value: str) -> Edit | str:
     matches = [m for m in _JSON_STRING.finditer(source, begin, end) if _json_value(m.group(0)) == suggestion.old]
     if not matches:
         return "the old text was not found at the recorded lines (the file changed?)"
-    m = matches[-1]
+    # The value after a "description" key when the same text also stands elsewhere on these lines.
+    keyed = [m for m in matches if _DESCRIPTION_KEY.search(source, max(0, m.start() - 40), m.start())]
+    m = (keyed or matches)[-1]
     ascii_only = "\\u" in m.group(0)
     return Edit(suggestion, m.start(), m.end(), json.dumps(value, ensure_ascii=ascii_only))
 

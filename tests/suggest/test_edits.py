@@ -170,3 +170,15 @@ def test_line_edit_gives_whole_lines_for_a_suggestion_block() -> None:
     assert le.lines[0].endswith(",")
     diff = unified_diff("tools.json", before, apply_edits(before, [edit]))
     assert diff.startswith("--- a/tools.json\n+++ b/tools.json\n")
+
+
+def test_json_edits_the_description_value_when_the_same_text_is_also_the_title() -> None:
+    text = '{"tools": [{"name": "a", "description": "Get it.", "title": "Get it.", "inputSchema": {}}]}\n'
+    tool = load_definitions("a.json", text=text).tools[0]
+    assert tool.location is not None
+    s = Suggestion(tool="a", field="description", old="Get it.", new="Get it. Use this.",
+                   lines=tool.location.description_lines, syntax="json")
+    edit = locate(text, s)
+    assert not isinstance(edit, str)
+    data = json.loads(apply_edits(text, [edit]))["tools"][0]
+    assert data["description"] == "Get it. Use this." and data["title"] == "Get it."
