@@ -104,9 +104,6 @@ class Constants:
         finally:
             self.lenient = None
 
-    def node_of(self, name: str) -> ast.expr | None:
-        return self.nodes.get(name)
-
     def value(self, node: ast.expr) -> Any:
         """The value of a literal expression, or Unresolved saying why it needs the code to run."""
         if isinstance(node, ast.Constant):
