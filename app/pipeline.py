@@ -353,6 +353,7 @@ class AuditReviewer:
         if notes:
             comparison = comparison.model_copy(update={"notes": [*comparison.notes, *notes]})
         comparison = redact_result(comparison)
+        fallback_url = report_url
         report_url = (self.report_linker(comparison) if self.report_linker else None) or report_url
         thresholds = config.thresholds
         gate = evaluate_gate(
@@ -369,5 +370,6 @@ class AuditReviewer:
             summary=out.summary,
             text=out.text,
             annotations=annotations_for(comparison.findings_introduced),
+            details_url=report_url if report_url != fallback_url else None,
         )
         return Review(comment=body, check=check, report_url=report_url)

@@ -52,6 +52,7 @@ class CheckResult(BaseModel):
     summary: str
     text: str | None = None
     annotations: list[Annotation] = []
+    details_url: str | None = None  # e.g. the stored report's page
 
 
 def clip(text: str, limit: int, *, note: str = "\n\n… (truncated)") -> str:
@@ -128,6 +129,8 @@ class Publisher:
         if batches:
             output["annotations"] = batches[-1]
         data = {"status": "completed", "conclusion": result.conclusion.value, "completed_at": _now(), "output": output}
+        if result.details_url:
+            data["details_url"] = result.details_url
         call("complete the check run", self._gh.rest.checks.update, self.owner, self.repo, check_run_id, data=data)
 
     # -- the sticky comment ------------------------------------------------------------------------------

@@ -189,6 +189,7 @@ def test_public_repository_comment_links_to_the_stored_report(rig: Rig) -> None:
     (run,) = rig.fake.check_runs(OWNER, REPO, head)
     assert "[Full report](https://toolchoice.example/reports/" in comment["body"]
     assert "https://toolchoice.example/reports/" in run["output"]["summary"]
+    assert run["details_url"].startswith("https://toolchoice.example/reports/")
 
 
 def test_private_repository_without_a_link_secret_links_to_the_check_run(rig: Rig) -> None:
