@@ -36,7 +36,7 @@ from app.audit.models import ToolSet
 from app.errors import DefinitionError
 from app.extract.common import FileResult, Language
 from app.extract.go_package import GoPackage, cached_package
-from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, fastmcp_major, matches, walk
+from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, fastmcp_major, matches, mounting_files, walk
 from app.extract.python_modules import PyModules
 from app.extract.python_source import extract_python
 from app.extract.ts_modules import Modules
@@ -83,8 +83,15 @@ def extract_file(
     path: Path, *, display_name: str | None = None, text: str | None = None, language: str | None = None
 ) -> ToolSet:
     """The tools one source file defines (see the module docstring). Tools come from this file only; values
-    may come from the files it names: relatively imported TS/JS modules and the other files of its Go package."""
-    result = _extract(path, display_name=display_name, text=text, language=language, context=_Context())
+    may come from the files it names (imported modules, the other files of its Go package), and a FastMCP
+    sub-server's namespace from the file nearby that mounts it."""
+    context = _Context()
+    result = _extract(path, display_name=display_name, text=text, language=language, context=context)
+    if result.language is Language.PYTHON and path.exists() and any(d.server for d in result.drafts):
+        # A sub-server's tools are listed under the namespace another file mounts it with.
+        others = [_extract(p, display_name=str(p), text=None, language="python", context=context)
+                  for p in mounting_files(path.resolve())]
+        apply_cross_file_mounts([result, *others])
     return _toolset([result])
 
 
@@ -145,6 +152,15 @@ class _Context:
 
 
 def _extract(
+    path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context
+) -> FileResult:
+    result = _extract_one(path, display_name=display_name, text=text, language=language, context=context)
+    if path.exists():
+        result.path = path.resolve().as_posix()
+    return result
+
+
+def _extract_one(
     path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context
 ) -> FileResult:
     display = display_name if display_name is not None else str(path)

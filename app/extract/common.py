@@ -52,6 +52,8 @@ class FileResult:
     file: str
     language: Language
     drafts: list[Draft] = field(default_factory=list)
+    # The file's absolute path when it is on disk (matches `from pkg.module import server` to this file).
+    path: str | None = None
     findings: list[Finding] = field(default_factory=list)
     # Python only: `mount(sub, namespace=...)` calls and `from module import name` imports.
     mounts: list[tuple[str, str, str]] = field(default_factory=list)  # (parent var, child var, prefix)

@@ -103,7 +103,7 @@ def apply_cross_file_mounts(results: Sequence[FileResult]) -> None:
     if not mounts:
         return
     for res in results:
-        module = _module_candidates(res.file)
+        module = _module_candidates(res.path or res.file)
         local = [(parent, child, prefix) for mod, parent, child, prefix in mounts if _same_module(mod, module)]
         renamed: dict[str, str] = {}
         for draft in res.drafts:
@@ -228,3 +228,20 @@ def _major_of(spec: str) -> int | None:
         major, minor = int(cap.group(1)), int(cap.group(2) or 0)
         return major if minor > 0 else major - 1
     return FASTMCP_NEWEST if re.search(r">=?\s*v?\d", spec) else None
+
+
+def mounting_files(path: Path) -> list[Path]:
+    """Python files near `path` (its folder and the two above) that may mount the servers it defines."""
+    out: list[Path] = []
+    folders = [path.parent, *list(path.parent.parents)[:2]]
+    for folder in folders:
+        for candidate in sorted(folder.glob("*.py")):
+            if candidate == path or not candidate.is_file():
+                continue
+            try:
+                head = candidate.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if ("mount(" in head or "import_server(" in head) and path.stem in head:
+                out.append(candidate)
+    return out

@@ -37,7 +37,9 @@ def test_lines_hold_the_text_they_claim(path: Path) -> None:
         assert loc.tool_lines and loc.tool_lines.start <= loc.tool_lines.end
         assert loc.name_lines is not None
         name_text = _text(path, loc.name_lines)
-        assert tool.name in name_text or tool.name.split("_", 1)[-1] in name_text or "NoteTools" in name_text
+        # Mount prefixes (`billing_`, `reports_usage_`) are not in the source; the function's own name is.
+        suffixes = [tool.name.split("_", i)[-1] for i in range(tool.name.count("_") + 1)]
+        assert any(s in name_text for s in suffixes) or "NoteTools" in name_text, (tool.name, name_text)
         if tool.description and loc.description_lines:
             assert _words(tool.description) in " ".join(_text(path, loc.description_lines).split()), tool.name
         for param, lines in loc.parameter_description_lines.items():
@@ -83,3 +85,11 @@ def test_mounted_tools_keep_their_own_file() -> None:
         "reports_monthly_summary": "python/mounted/reports.py",
         "reports_usage_seats": "python/mounted/reports.py",
     }
+
+
+def test_one_file_gets_the_namespace_a_nearby_file_mounts_it_with() -> None:
+    billing = extract_file(FIXTURES / "python" / "mounted" / "billing.py", display_name="billing.py")
+    assert billing.names() == ["billing_get_invoice"]
+    assert [f.tool for f in billing.load_findings] == ["billing_get_invoice"]
+    reports = extract_file(FIXTURES / "python" / "mounted" / "reports.py")
+    assert reports.names() == ["reports_monthly_summary", "reports_usage_seats"]
