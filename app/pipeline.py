@@ -165,9 +165,10 @@ def run_review(
         return Outcome.SKIPPED
     base_sha = target.base_sha
     draft = target.draft
+    newest = True  # whether target.head_sha is the PR's head now; only the newest head's review is commented
     if base_sha is None:
         info = source.pull_request(number)
-        base_sha, draft = info.base_sha, info.draft
+        base_sha, draft, newest = info.base_sha, info.draft, info.head_sha == target.head_sha
     if not still_current():
         return Outcome.SUPERSEDED
     external_id = external_id_for(target.owner, target.repo, number)
@@ -199,6 +200,7 @@ def run_review(
             reviewer=reviewer,
             still_current=still_current,
             report_url=report_url,
+            comment=newest,
         )
     except Superseded:
         sink.complete_check(
@@ -247,6 +249,7 @@ def _review_started(
     reviewer: Reviewer,
     still_current: Callable[[], bool],
     report_url: str | None,
+    comment: bool = True,
 ) -> Outcome:
     report_url = report_url or sink.check_url(check_id)  # the check run holds the full report text
     changed = source.changed_files(number)
@@ -263,8 +266,9 @@ def _review_started(
         sink.complete_check(
             check_id, CheckResult(conclusion=Conclusion.SUCCESS, title="No tool definitions changed", summary=summary)
         )
-        if config.comment == CommentPolicy.ALWAYS or (
-            config.comment == CommentPolicy.ON_CHANGE and sink.find_sticky(number) is not None
+        if comment and (
+            config.comment == CommentPolicy.ALWAYS
+            or (config.comment == CommentPolicy.ON_CHANGE and sink.find_sticky(number) is not None)
         ):
             sink.upsert_comment(number, f"**ToolChoice**: {summary}", report_url=report_url)
         return Outcome.NO_CHANGES
@@ -301,7 +305,7 @@ def _review_started(
     if not still_current():
         raise Superseded
     sink.complete_check(check_id, review.check)
-    if config.comment != CommentPolicy.NEVER:
+    if comment and config.comment != CommentPolicy.NEVER:
         sink.upsert_comment(number, review.comment, report_url=review.report_url or report_url)
     return Outcome.PUBLISHED
 

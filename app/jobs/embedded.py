@@ -42,7 +42,7 @@ class EmbeddedJobQueue:
 
     def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted:
         jid = job_id(request, rerun=rerun_key(request, delivery_id))
-        key = pr_key(request.owner, request.repo, request.number, request.head_sha)
+        key = pr_key(request.owner, request.repo, request.number, request.head_sha, trigger=request.trigger)
         if not self.store.claim_delivery(delivery_id):
             return Submitted(job_id=jid, redelivery=True)
         with self._lock:
@@ -88,6 +88,7 @@ class EmbeddedJobQueue:
                         base_sha=request.base_sha,
                         draft=request.draft,
                         private=request.private,
+                        trigger=request.trigger,
                         settings=self.settings,
                         store=self.store,
                         redis=None,

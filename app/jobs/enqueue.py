@@ -56,9 +56,12 @@ def rerun_key(request: ReviewRequest, delivery_id: str) -> str | None:
     return None
 
 
-def pr_key(owner: str, repo: str, number: int | None, head_sha: str) -> str:
-    """The supersession key: per PR, or per head SHA when the PR is not yet known (fork re-runs)."""
-    return f"{owner}/{repo}#{number}" if number is not None else f"{owner}/{repo}@{head_sha}"
+def pr_key(owner: str, repo: str, number: int | None, head_sha: str, *, trigger: str = "") -> str:
+    """The supersession key: per PR, so a newer push stops older work. A Re-run press is keyed by its head SHA
+    (it may be for an older commit and must not stop the review of the newest one), as is a PR not yet known."""
+    if number is None or trigger.endswith(".rerequested"):
+        return f"{owner}/{repo}@{head_sha}"
+    return f"{owner}/{repo}#{number}"
 
 
 class Submitted(BaseModel):
@@ -188,7 +191,7 @@ class RqJobQueue:
 
     def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted:
         jid = job_id(request, rerun=rerun_key(request, delivery_id))
-        key = pr_key(request.owner, request.repo, request.number, request.head_sha)
+        key = pr_key(request.owner, request.repo, request.number, request.head_sha, trigger=request.trigger)
         new, others = self.store.admit(delivery_id, key=key, head_sha=request.head_sha, jid=jid, queue=self.queue)
         if not new:
             return Submitted(job_id=jid, redelivery=True)

@@ -90,6 +90,7 @@ def review(
     base_sha: str | None = None,
     draft: bool = False,
     private: bool = True,
+    trigger: str = "",
     settings: Settings,
     store: Store,
     redis: Redis | None,
@@ -114,7 +115,7 @@ def review(
         save_meta()
 
     sink: Sink = _TrackingSink(publisher, started, completed)
-    key = pr_key(owner, repo, number, head_sha)
+    key = pr_key(owner, repo, number, head_sha, trigger=trigger)
 
     def still_current() -> bool:
         latest = store.latest(key)
@@ -165,6 +166,7 @@ def review_job(
             base_sha=base_sha,
             draft=draft,
             private=private,
+            trigger=trigger,
             settings=settings,
             store=store,
             redis=redis,

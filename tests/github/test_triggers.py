@@ -88,3 +88,22 @@ def test_comment_never_posts_only_the_check_run(rig: Rig) -> None:
     rig.work()
     assert rig.fake.comments(OWNER, REPO) == []
     assert rig.fake.check_runs(OWNER, REPO, head)[0]["status"] == "completed"
+
+
+def test_rerun_of_an_older_commit_leaves_the_comment_to_the_newest(rig: Rig) -> None:
+    base, head = _seed(rig)
+    rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=5, base=base, head=head))
+    rig.work()
+    (old_run,) = rig.fake.check_runs(OWNER, REPO, head)
+    repo = rig.fake.repo(OWNER, REPO)
+    newer = repo.commit(repo_files(tools_json(head_tools()[:2])), parent=head)
+    repo.push(5, newer)
+    rig.deliver("pull_request", webhook_payload("pull_request.synchronize.1", number=5, base=base, head=newer))
+    rig.work()
+    rerun = webhook_payload("check_run.rerequested.1")
+    rerun["check_run"].update(name=CHECK_RUN_NAME, head_sha=head, external_id=old_run["external_id"])
+    rig.deliver("check_run", rerun)
+    rig.work()
+    assert [r["status"] for r in rig.fake.check_runs(OWNER, REPO, head)] == ["completed", "completed"]
+    (comment,) = rig.fake.comments(OWNER, REPO, 5)
+    assert comment["edits"] == 1 and newer[:12] in comment["body"]
