@@ -233,15 +233,33 @@ def _major_of(spec: str) -> int | None:
 def mounting_files(path: Path) -> list[Path]:
     """Python files near `path` (its folder and the two above) that may mount the servers it defines."""
     out: list[Path] = []
-    folders = [path.parent, *list(path.parent.parents)[:2]]
-    for folder in folders:
-        for candidate in sorted(folder.glob("*.py")):
-            if candidate == path or not candidate.is_file():
-                continue
-            try:
-                head = candidate.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            if ("mount(" in head or "import_server(" in head) and path.stem in head:
-                out.append(candidate)
+    for folder in [path.parent, *list(path.parent.parents)[:2]]:
+        out.extend(p for p, text in _mounting_in(folder) if p != path and path.stem in text)
     return out
+
+
+# Per folder: its .py files that call mount()/import_server(), reused while the folder's files are unchanged.
+_MOUNTING: dict[Path, tuple[tuple[tuple[str, int, int], ...], list[tuple[Path, str]]]] = {}
+
+
+def _mounting_in(folder: Path) -> list[tuple[Path, str]]:
+    try:
+        files = sorted(p for p in folder.glob("*.py") if p.is_file())
+        stamp = tuple((p.name, st.st_size, st.st_mtime_ns) for p in files for st in [p.stat()])
+    except OSError:
+        return []
+    hit = _MOUNTING.get(folder)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    found: list[tuple[Path, str]] = []
+    for candidate in files:
+        try:
+            text = candidate.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if "mount(" in text or "import_server(" in text:
+            found.append((candidate, text))
+    if len(_MOUNTING) >= 256:
+        _MOUNTING.pop(next(iter(_MOUNTING)))
+    _MOUNTING[folder] = (stamp, found)
+    return found
