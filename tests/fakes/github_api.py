@@ -183,7 +183,9 @@ class FakeGitHub:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, name="fake-github", daemon=True).start()
+        threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-github", daemon=True
+        ).start()
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         return self
 
