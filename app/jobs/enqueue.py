@@ -112,6 +112,12 @@ class RedisStore:
         others = [m.decode() if isinstance(m, bytes) else str(m) for m in result[1:]]
         return True, sorted(m for m in others if m != jid)
 
+    def release_delivery(self, delivery_id: str) -> None:
+        try:
+            self.redis.delete(f"{KEY_PREFIX}:delivery:{delivery_id}")
+        except Exception:  # Redis itself is failing; the delivery key expires on its own
+            log.warning("could not release delivery %s", delivery_id)
+
     def claim_delivery(self, delivery_id: str) -> bool:
         """True the first time a delivery id is seen (SET NX with a TTL), False for a redelivery."""
         return bool(self.redis.set(f"{KEY_PREFIX}:delivery:{delivery_id}", b"1", nx=True, ex=DELIVERY_TTL_S))
@@ -215,6 +221,10 @@ class RqJobQueue:
             )
         except DuplicateJobError:
             return Submitted(job_id=jid, duplicate=True, cancelled=cancelled)
+        except Exception:
+            # Not queued: forget the delivery so that GitHub's redelivery (by hand or API) is not a "duplicate".
+            self.store.release_delivery(delivery_id)
+            raise
         return Submitted(job_id=jid, cancelled=cancelled)
 
     def _cancel(self, key: str, others: list[str]) -> list[str]:

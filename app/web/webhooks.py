@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from redis.exceptions import RedisError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -64,7 +65,11 @@ def webhook_route(*, secret: str, queue: JobQueue) -> Route:
         if routed.disposition != Disposition.REVIEW or routed.request is None:
             log.info("delivery %s: %s (%s)", delivery, routed.reason, routed.disposition.value)
             return _answer(202, status=routed.disposition.value, reason=routed.reason)
-        submitted = queue.submit(routed.request, delivery_id=delivery)
+        try:
+            submitted = queue.submit(routed.request, delivery_id=delivery)
+        except RedisError as exc:
+            log.error("delivery %s: could not queue the review: %s", delivery, exc)
+            return _answer(503, error="the review queue is unavailable; redeliver later")
         if submitted.redelivery:
             log.info("delivery %s (%s) already seen; nothing done", delivery, event)
             return _answer(202, status="duplicate", delivery=delivery)

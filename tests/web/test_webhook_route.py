@@ -119,3 +119,19 @@ def test_embedded_mode_runs_reviews_in_process(app_env: None, monkeypatch: pytes
         web.state.queue.join()
     assert len(rig.fake.comments(OWNER, REPO, 4)) == 1
     assert rig.queue().count == 0  # nothing went to Redis
+
+
+def test_redis_down_answers_503_and_the_delivery_can_come_again(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from rq import Queue
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RedisConnectionError("Redis went away")
+
+    payload = webhook_payload("pull_request.opened.2", number=3, base="a" * 40, head="b" * 40)
+    with monkeypatch.context() as patched:
+        patched.setattr(Queue, "enqueue", broken)
+        failed = rig.deliver("pull_request", payload, delivery="once-more")
+    assert failed.status == 503
+    again = rig.deliver("pull_request", payload, delivery="once-more")
+    assert again.status == 202 and again.body["status"] == "queued"
