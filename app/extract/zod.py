@@ -14,10 +14,10 @@ from tree_sitter import Node
 from app.extract.common import Unresolved
 from app.extract.treesitter import fail, short, text
 from app.extract.ts_values import Scope
+from app.extract.zod_patterns import ZOD4_STRING_FORMATS
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 _SAFE = 9007199254740991
-_EMAIL_4 = r"^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$"
 _FORMATS = {
     "url": "uri",
     "email": "email",
@@ -143,7 +143,7 @@ class Zod:
             inner.optional = inner.optional or (self.zod4 and not output)
             return inner
         if name in {"any", "unknown"}:
-            return Prop({})
+            return Prop({}, optional=not self.zod4)  # zod 3 objects treat an any-typed key as optional
         if name in _FORMATS and self.zod4:  # zod 4 top-level formats: z.email(), z.url()
             return self._modifier(Prop({"type": "string"}), name, [], call, output=output)
         if name == "object" or name == "strictObject":
@@ -167,6 +167,8 @@ class Zod:
             if options.type != "array":
                 raise fail(options, "union options that are not an array literal of this file")
             schemas = [self.prop(o, output=output).schema for o in options.named_children if o.type != "comment"]
+            if name == "discriminatedUnion" and self.zod4:
+                return Prop({"oneOf": schemas})
             return Prop(self._union(schemas))
         if name == "record" and args:
             value = self.prop(args[-1], output=output).schema
@@ -214,15 +216,23 @@ class Zod:
             if self.zod4:
                 schema.setdefault("minimum", -_SAFE)
                 schema.setdefault("maximum", _SAFE)
-        elif name in _FORMATS:
-            schema["format"] = _FORMATS[name]
-            if name == "email" and self.zod4:
-                schema["pattern"] = _EMAIL_4
+        elif name in _FORMATS or (self.zod4 and name in ZOD4_STRING_FORMATS):
+            if self.zod4 and name in ZOD4_STRING_FORMATS:
+                if args:
+                    raise fail(call, f"options of `.{name}(...)` change the pattern zod lists")
+                fmt, pattern = ZOD4_STRING_FORMATS[name]
+                if fmt is not None:
+                    schema["format"] = fmt
+                if name == "base64":
+                    schema["contentEncoding"] = "base64"
+                schema["pattern"] = pattern
+            else:
+                schema["format"] = _FORMATS[name]
         elif name == "regex" and args:
-            pattern = self.scope.resolve(args[0])
-            if pattern.type != "regex":
-                raise fail(pattern, "a regex that is not a literal")
-            schema["pattern"] = text(pattern.child_by_field_name("pattern") or pattern)
+            regex = self.scope.resolve(args[0])
+            if regex.type != "regex":
+                raise fail(regex, "a regex that is not a literal")
+            schema["pattern"] = text(regex.child_by_field_name("pattern") or regex)
         elif name == "array":
             return Prop({"type": "array", "items": schema}, prop.optional, prop.has_default)
         elif name == "strict" and schema.get("type") == "object":
@@ -266,7 +276,10 @@ class Zod:
             _drop_looser(schema)
 
     def _nullable(self, schema: dict[str, Any]) -> dict[str, Any]:
-        if not self.zod4 and isinstance(schema.get("type"), str) and set(schema) <= {"type", "description"}:
+        # A bare type becomes a type list (zod 3 keeps a description beside it; zod 4 does not).
+        plain = {"type"} if self.zod4 else {"type", "description"}
+        bare = isinstance(schema.get("type"), str) and set(schema) <= plain
+        if bare and not (not self.zod4 and schema["type"] == "integer"):  # zod 3: `.int()` is a check
             return {**schema, "type": [schema["type"], "null"]}
         return {"anyOf": [schema, {"type": "null"}]}
 
@@ -275,6 +288,8 @@ class Zod:
             kinds = {s["type"] for s in schemas}
             if len(kinds) == 1:
                 return {"type": kinds.pop(), "enum": [s["const"] for s in schemas]}
+        if schemas and all(set(s) == {"type"} and isinstance(s["type"], str) for s in schemas):
+            return {"type": [s["type"] for s in schemas]}  # a union of bare types is a type list
         return {"anyOf": schemas}
 
 
