@@ -79,7 +79,9 @@ class LiteralReader:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             owner = dotted(node.func.value)
             if node.func.attr == "model_json_schema" and owner in self.types.classes:
-                return self.raw_types.model(self.types.classes[owner]), []
+                self.raw_types.defs = {}
+                root = self.raw_types.model(self.types.classes[owner])
+                return ({"$defs": dict(self.raw_types.defs), **root} if self.raw_types.defs else root), []
         if isinstance(node, ast.Call) and (dotted(node.func) or "").endswith("ToolAnnotations"):
             return {k: v for k, v in self.constants.call_kwargs(node).items() if v is not None}, []
         return self.constants.value_lenient(node)

@@ -255,6 +255,7 @@ class _Reader:
         pairs = [*zip(positional, defaults, strict=True), *zip(args.kwonlyargs, args.kw_defaults, strict=True)]
         props: dict[str, Any] = {}
         required: list[str] = []
+        self.types.defs = {}
         for arg, default in pairs:
             if arg.arg in {"self", "cls"} or arg.arg in excluded or _injected(arg.annotation):
                 continue
@@ -275,6 +276,8 @@ class _Reader:
                 required.append(key)
         # FastMCP 3 keeps pydantic's `additionalProperties: false`; FastMCP 2 prunes it; the SDK never adds it.
         schema: dict[str, Any] = {"additionalProperties": False} if self.fastmcp_major >= 3 else {}
+        if self.types.defs:  # the SDK's FastMCP lists classes once, by reference
+            schema["$defs"] = dict(self.types.defs)
         schema["properties"] = props
         if required:
             schema["required"] = required

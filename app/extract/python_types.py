@@ -65,6 +65,8 @@ class TypeReader:
         self.classes: dict[str, ast.ClassDef] = dict(constants.imported_classes)
         self.classes.update({stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)})
         self._busy: set[str] = set()
+        # With titles (pydantic's own output, not dereferenced), classes are listed once under `$defs`.
+        self.defs: dict[str, Any] = {}
 
     def param(self, name: str, annotation: ast.expr | None, default: ast.expr | None) -> Param:
         """Schema of a parameter (or a model field) from its annotation and default, pydantic-style."""
@@ -88,7 +90,7 @@ class TypeReader:
             out.schema = self.schema(base) if base is not None else {}
         except Unresolved as exc:
             out.problems.append(exc)
-        if self.titles and name:
+        if self.titles and name and not _refers_to_class(out.schema):  # pydantic titles no `$ref` field
             out.schema["title"] = name.title().replace("_", " ")
         for call in fields:
             self._apply_field(call, out)
@@ -178,10 +180,14 @@ class TypeReader:
             out = _literal(values)
             if self.titles:
                 out["title"] = cls.name
-            return out
-        if "BaseModel" in bases:
-            return self.model(cls)
-        raise Unresolved(f"the class `{cls.name}` is neither an Enum nor a pydantic model", line=cls.lineno)
+        elif "BaseModel" in bases:
+            out = self.model(cls)
+        else:
+            raise Unresolved(f"the class `{cls.name}` is neither an Enum nor a pydantic model", line=cls.lineno)
+        if not self.titles:
+            return out  # FastMCP dereferences: the class's schema in place
+        self.defs[cls.name] = out
+        return {"$ref": f"#/$defs/{cls.name}"}
 
     def model(self, cls: ast.ClassDef) -> dict[str, Any]:
         """The pydantic JSON schema of a BaseModel class of this file (nested models inlined)."""
@@ -252,6 +258,13 @@ class TypeReader:
                     raise Unresolved(f"Field({key}=...) is not supported", line=kw.value.lineno)
             except Unresolved as exc:
                 out.problems.append(exc)
+
+
+def _refers_to_class(schema: dict[str, Any]) -> bool:
+    if "$ref" in schema:
+        return True
+    branches = [b for b in schema.get("anyOf", []) if b != {"type": "null"}]
+    return bool(branches) and all("$ref" in b for b in branches)
 
 
 def _literal(values: list[Any]) -> dict[str, Any]:
