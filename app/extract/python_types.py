@@ -243,7 +243,10 @@ class TypeReader:
                     _set_inner(out.schema, key[:3] + kind, self.constants.value(kw.value))
                 elif key == "pattern":
                     _set_inner(out.schema, "pattern", self.constants.value(kw.value))
-                elif key in {"title", "examples", "deprecated"}:
+                elif key == "title":
+                    if self.titles:  # FastMCP prunes every title, explicit ones too
+                        out.schema[key] = self.constants.value(kw.value)
+                elif key in {"examples", "deprecated"}:
                     out.schema[key] = self.constants.value(kw.value)
                 elif key in {"alias", "validation_alias"}:
                     node = kw.value

@@ -59,6 +59,8 @@ MATRIX: list[tuple[str, Any, Any]] = [
     ("str = Field(default='x', description='with default')", str, Field(default="x", description="with default")),
     ("list[str] = Field(default_factory=list, description='factory')", list[str],
      Field(default_factory=list, description="factory")),
+    ("Annotated[str, Field(title='Custom', examples=['a'])] = 'a'",
+     Annotated[str, Field(title="Custom", examples=["a"])], "a"),
 ]
 
 HEADER = """import datetime
