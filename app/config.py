@@ -81,7 +81,11 @@ class RepoConfig(BaseModel):
     )
     thresholds: Thresholds = Field(default_factory=Thresholds)
     comment: CommentPolicy = Field(default=CommentPolicy.ON_CHANGE, description="When to post the sticky PR comment.")
-    suggestions: bool = Field(default=True, description="Include suggested description rewrites.")
+    suggestions: bool = Field(
+        default=True,
+        description="Verified description rewrites as a PR review (default on in synthetic mode; live_model only "
+        "when set explicitly, since verifying calls the model again).",
+    )
     rules: RuleSettings = Field(
         default_factory=RuleSettings,
         description="Rule overrides (`TC101: off` or {enabled, severity, options}) and ignores with reasons.",

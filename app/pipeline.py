@@ -11,8 +11,10 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from app.audit.loader import load_definitions, merge_toolsets
-from app.audit.models import Case, Comparison, Finding, Severity, ToolSet
+from app.audit.models import Case, Comparison, Finding, Mode, Severity, ToolSet
+from app.audit.optimizer import SuggestionReport
 from app.audit.rules.ruleset import RuleSet, load_rules
+from app.audit.selection import Selector
 from app.audit.suite import load_cases
 from app.config import CONFIG_PATH, CommentPolicy, RepoConfig, load_config
 from app.errors import ConfigError, DefinitionError, InputError, SelectorError
@@ -305,9 +307,55 @@ def _review_started(
     if not still_current():
         raise Superseded
     sink.complete_check(check_id, review.check)
+    link = review.report_url or report_url
     if comment and config.comment != CommentPolicy.NEVER:
-        sink.upsert_comment(number, review.comment, report_url=review.report_url or report_url)
+        sink.upsert_comment(number, review.comment, report_url=link)
+    if comment and _wants_suggestions(config) and still_current():
+        files = {p: source.blob_text(head_tree.blobs[p], path=p) for p in paths if p in head_tree.blobs}
+        section = _suggestions(
+            reviewer, head, config=config, source=source, number=number, head_sha=target.head_sha, head_files=files
+        )
+        if section and config.comment != CommentPolicy.NEVER and still_current():
+            sink.upsert_comment(number, f"{review.comment}\n\n{section}", report_url=link)
     return Outcome.PUBLISHED
+
+
+def _wants_suggestions(config: RepoConfig) -> bool:
+    """On by default in synthetic mode; in live_model mode only when the config asks (their verification
+    reruns call the model again, which costs)."""
+    if not config.suggestions:
+        return False
+    return config.mode == Mode.SYNTHETIC or "suggestions" in config.model_fields_set
+
+
+def _suggestions(
+    reviewer: Reviewer,
+    head: ToolSet,
+    *,
+    config: RepoConfig,
+    source: Source,
+    number: int,
+    head_sha: str,
+    head_files: dict[str, str],
+) -> str:
+    """After the results are out: verified description rewrites for the PR's changed tools, posted as one
+    review with suggestion blocks; returns the section for the sticky comment. Never fails the review."""
+    make = getattr(reviewer, "suggestions", None)
+    if make is None:
+        return ""
+    try:
+        from app.github.review import publish_suggestions
+        from app.redact import redact_text
+
+        report = make(head, config=config)
+        if report is None or not report.suggestions:
+            return ""
+        return publish_suggestions(
+            report, source=source, number=number, head_sha=head_sha, head_files=head_files, scrub=redact_text
+        )
+    except Exception:  # the check run and the comment are already published; suggestions are a bonus
+        log.exception("suggestions for #%s failed; the review stands without them", number)
+        return ""
 
 
 @cache
@@ -323,6 +371,30 @@ class AuditReviewer:
 
     def __init__(self, *, report_linker: Callable[[Comparison], str | None] | None = None) -> None:
         self.report_linker = report_linker
+        self._last: tuple[Comparison, Selector] | None = None  # the unredacted comparison, for suggestions
+
+    def suggestions(self, head: ToolSet, *, config: RepoConfig) -> SuggestionReport | None:
+        """Verified rewrites of the descriptions of the tools the PR added or changed, using the last
+        review's suite, selector and head audit (so nothing is run twice)."""
+        if self._last is None:
+            return None
+        from app.audit.models import Suite
+        from app.audit.optimizer_suggest import suggest
+
+        comparison, selector = self._last
+        only = sorted({c.tool for c in comparison.tool_changes if c.change in ("added", "changed", "renamed")})
+        if not only:
+            return None
+        suite = Suite(cases=comparison.head.cases)
+        return suggest(
+            head,
+            suite=suite,
+            selector=selector,
+            rules=shipped_rules(),
+            rule_settings=config.rules,
+            report=comparison.head,
+            only=only,
+        )
 
     def review(
         self,
@@ -356,6 +428,7 @@ class AuditReviewer:
         )
         if notes:
             comparison = comparison.model_copy(update={"notes": [*comparison.notes, *notes]})
+        self._last = (comparison, selector)
         comparison = redact_result(comparison)
         fallback_url = report_url
         report_url = (self.report_linker(comparison) if self.report_linker else None) or report_url

@@ -71,6 +71,7 @@ def test_synchronize_edits_the_same_comment(rig: Rig) -> None:
     base, head = _seed(rig)
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     rig.work()
+    edits_before = rig.fake.comments(OWNER, REPO, 7)[0]["edits"]
     repo = rig.fake.repo(OWNER, REPO)
     newer = repo.commit(repo_files(tools_json(head_tools()[:2])), parent=head)
     repo.push(7, newer)
@@ -78,7 +79,7 @@ def test_synchronize_edits_the_same_comment(rig: Rig) -> None:
     rig.work()
     comments = rig.fake.comments(OWNER, REPO, 7)
     assert len(comments) == 1
-    assert comments[0]["edits"] == 1 and newer[:12] in comments[0]["body"]
+    assert comments[0]["edits"] > edits_before and newer[:12] in comments[0]["body"]
     assert [r["status"] for r in rig.fake.check_runs(OWNER, REPO)] == ["completed", "completed"]
     assert len(rig.fake.check_runs(OWNER, REPO, newer)) == 1
 
@@ -249,3 +250,23 @@ def test_a_pr_repairing_an_unreadable_base_file_is_reviewed(rig: Rig) -> None:
     assert run["status"] == "completed" and run["conclusion"] != "failure"
     (comment,) = rig.fake.comments(OWNER, REPO, 7)
     assert "could not be read" in comment["body"]
+
+
+def test_suggestions_follow_the_results_as_one_review(rig: Rig) -> None:
+    base, head = _seed(rig)
+    rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
+    rig.work()
+    (comment,) = rig.fake.comments(OWNER, REPO, 7)
+    reviews = rig.fake.reviews(OWNER, REPO, 7)
+    assert len(reviews) == 1 and reviews[0]["event"] == "COMMENT" and reviews[0]["commit_id"] == head
+    assert reviews[0]["comments"] and all(c["path"] == "mcp/tools.json" for c in reviews[0]["comments"])
+    assert all("```suggestion" in c["body"] for c in reviews[0]["comments"])
+    assert "Suggested description edits" in comment["body"]  # the section follows the results
+
+
+def test_suggestions_off(rig: Rig) -> None:
+    base, head = _seed(rig, config="suggestions: false\n")
+    rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
+    rig.work()
+    assert rig.fake.reviews(OWNER, REPO, 7) == []
+    assert rig.fake.comments(OWNER, REPO, 7)[0]["edits"] == 0

@@ -40,6 +40,7 @@ def test_rerun_button_reviews_the_same_head_again_and_edits_the_comment(rig: Rig
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=5, base=base, head=head))
     rig.work()
     (first,) = rig.fake.check_runs(OWNER, REPO, head)
+    edits_before = rig.fake.comments(OWNER, REPO, 5)[0]["edits"]
     rerun = webhook_payload("check_run.rerequested.1")
     rerun["check_run"].update(name=CHECK_RUN_NAME, head_sha=head, external_id=first["external_id"])
     answer = rig.deliver("check_run", rerun)
@@ -48,7 +49,7 @@ def test_rerun_button_reviews_the_same_head_again_and_edits_the_comment(rig: Rig
     runs = rig.fake.check_runs(OWNER, REPO, head)
     assert len(runs) == 2 and all(r["status"] == "completed" for r in runs)
     (comment,) = rig.fake.comments(OWNER, REPO, 5)
-    assert comment["edits"] == 1
+    assert comment["edits"] > edits_before
 
 
 def test_rerun_all_for_a_fork_finds_the_pr_through_the_earlier_check_run(rig: Rig) -> None:
@@ -100,10 +101,11 @@ def test_rerun_of_an_older_commit_leaves_the_comment_to_the_newest(rig: Rig) -> 
     repo.push(5, newer)
     rig.deliver("pull_request", webhook_payload("pull_request.synchronize.1", number=5, base=base, head=newer))
     rig.work()
+    edits_before = rig.fake.comments(OWNER, REPO, 5)[0]["edits"]
     rerun = webhook_payload("check_run.rerequested.1")
     rerun["check_run"].update(name=CHECK_RUN_NAME, head_sha=head, external_id=old_run["external_id"])
     rig.deliver("check_run", rerun)
     rig.work()
     assert [r["status"] for r in rig.fake.check_runs(OWNER, REPO, head)] == ["completed", "completed"]
     (comment,) = rig.fake.comments(OWNER, REPO, 5)
-    assert comment["edits"] == 1 and newer[:12] in comment["body"]
+    assert comment["edits"] == edits_before and newer[:12] in comment["body"]  # the re-run left it alone
