@@ -72,6 +72,24 @@ def _wait_healthy(url: str) -> None:
     raise SystemExit("the web service did not start")
 
 
+def _wait_idle(fake: FakeGitHub, redis: Redis | None, quiet: float = 3.0) -> float:
+    """Wait until the review job is over (RQ: nothing queued or started; embedded: `quiet` seconds without a
+    GitHub call); returns when the fake received the job's last request."""
+    if redis is not None:
+        from rq import Queue
+        from rq.registry import StartedJobRegistry
+
+        queue = Queue("toolchoice", connection=redis)
+        while queue.count or StartedJobRegistry(queue=queue).count:
+            time.sleep(0.05)
+        return fake.last_request_at
+    while True:
+        count = len(fake.requests)
+        time.sleep(quiet)
+        if len(fake.requests) == count:
+            return fake.last_request_at
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10)
@@ -115,6 +133,7 @@ def main() -> None:
         )
     url = f"http://127.0.0.1:{port}"
     latencies: list[float] = []
+    followed: list[float] = []
     try:
         _wait_healthy(url)
         time.sleep(2.0 if not args.embedded else 0.5)  # let the worker finish importing
@@ -144,6 +163,9 @@ def main() -> None:
             if not done.wait(60):
                 raise SystemExit(f"round {number}: no comment within 60 s")
             latencies.append(posted[number] - sent)
+            followed.append(
+                _wait_idle(fake, None if args.embedded else Redis.from_url(REDIS_URL)) - sent
+            )  # suggestions follow the comment; each PR starts alone
     finally:
         for proc in procs:
             proc.terminate()
@@ -171,6 +193,7 @@ def main() -> None:
     print(f"{args.tools}-tool definition file, {args.rounds} PRs, {mode}, load average {os.getloadavg()[0]:.1f}")
     print("delivery -> comment posted, s: " + " ".join(f"{x:.2f}" for x in latencies))
     print(f"first {latencies[0]:.2f}  median {statistics.median(latencies):.2f}  max {max(latencies):.2f}")
+    print("delivery -> last GitHub call (suggestions review included), s: " + " ".join(f"{x:.2f}" for x in followed))
     print(f"check runs completed: {len(runs)}; comments: {len(fake.comments(OWNER, REPO))}")
 
 

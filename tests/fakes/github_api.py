@@ -155,6 +155,7 @@ class FakeGitHub:
         self.public_key = public_key
         self.repos: dict[tuple[str, str], Repo] = {}
         self.requests: list[Recorded] = []
+        self.last_request_at = 0.0  # time.perf_counter() of the latest request
         self.violations: list[str] = []
         self.tokens_issued = 0
         self.failures: list[Failure] = []
@@ -271,6 +272,7 @@ class FakeGitHub:
         rec = Recorded(handler.command, path, query, body, op.operation_id if op else "", auth=auth)
         with self.lock:
             self.requests.append(rec)
+            self.last_request_at = time.perf_counter()
         if op is not None:
             auth_problem = self._check_auth(op.operation_id, auth)
             if auth_problem:
