@@ -1,10 +1,11 @@
-"""Suggested description edits: the models, the Rewriter protocol, the checks a rewrite must pass, the run.
+"""Suggested description edits: the models, the Rewriter protocol, siblings, the checks a rewrite must pass.
 
 A rewriter (synthetic: optimizer_rewrite.py; live: app/llm/rewrite.py) proposes new description texts for
 tools with description or parameter findings or with observed confusion. Every proposal is checked
 (`check_rewrite`: under the length limit, every fact of the original kept, no identifiers the tool set
 does not have, the targeted rules passing) and then verified by a rerun of the identical suite
-(optimizer_verify.py); only a rerun that supports it makes a suggestion `accepted`.
+(optimizer_verify.py); only a rerun that supports it makes a suggestion `accepted`. The run that ties it
+together is optimizer_suggest.py.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ MAX_PARAMETER_CHARS = 300
 MIN_KEPT_SHARE = 0.9
 # Siblings named in a "do not use" sentence, at most.
 MAX_SIBLINGS = 2
-# A tool this similar (TF-IDF cosine of descriptions) is the nearest sibling when nothing was confused.
+# A tool this similar (TF-IDF cosine of descriptions) is the nearest sibling when nothing was confused:
+# the lower bound for a tool doing the same kind of action, the higher one for any other.
 MIN_SIBLING_SIMILARITY = 0.25
 CLOSE_SIBLING_SIMILARITY = 0.5
 
