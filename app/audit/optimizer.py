@@ -121,8 +121,10 @@ class Effect(BaseModel):
             else "no scored cases of its own"
         )
         text = f"{own}; overall {self.overall_before:.1f} -> {self.overall_after:.1f}"
+        if abs(self.selection_after - self.selection_before) >= 0.05:
+            text += f"; selection accuracy {self.selection_before:.1f} -> {self.selection_after:.1f}"
         if self.improved:
-            text += f"; {len(self.improved)} case(s) fixed"
+            text += f"; {len(self.improved)} case(s) fixed ({', '.join(self.improved[:5])})"
         if self.regressed:
             text += f"; {len(self.regressed)} case(s) REGRESSED ({', '.join(self.regressed[:5])})"
         return text
