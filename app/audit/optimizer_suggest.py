@@ -9,6 +9,7 @@ from app.audit.models import AuditReport, Mode, RuleSettings, Suite, Tool, ToolS
 from app.audit.optimizer import (
     DESCRIPTION_RULES,
     LIVE_OPTIMIZER_NOTE,
+    MAX_DESCRIPTION_CHARS,
     PAIR_RULES,
     PARAMETER_RULES,
     SYNTHETIC_OPTIMIZER_NOTE,
@@ -127,6 +128,11 @@ def _propose(
     proposal = rewriter.rewrite(context)
     if proposal is None:
         rules = sorted({f.rule_id for f in findings if f.rule_id in _TARGET_RULES})
+        if "TC106" in rules:
+            return (
+                f"the description is over {MAX_DESCRIPTION_CHARS} characters (TC106): no rewrite can keep every "
+                "fact under the limit; shorten it by hand"
+            )
         return "nothing to add without inventing" + (f" (findings: {', '.join(rules)})" if rules else "")
     return proposal
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import shared_path
 
@@ -238,3 +240,16 @@ def test_name_phrases_put_a_trailing_action_verb_first_and_drop_shared_namespace
     assert name_phrase("list_directory_with_sizes", verbs=verbs) == "list directory with sizes"
     assert name_phrase("jira_search", unlike="jira_get_issue", verbs=verbs) == "search"
     assert name_phrase("list_directory_with_sizes", unlike="list_directory", verbs=verbs).startswith("list")
+
+
+def test_an_overlong_description_is_left_to_its_author(selector: SyntheticSelector) -> None:
+    long = "Reads a file from disk and gives its text back to the caller in full. " * 10
+    text = json.dumps({"tools": [
+        {"name": "read_file", "description": long.strip(), "inputSchema": {"type": "object"}},
+        {"name": "write_file", "description": "Write a file.", "inputSchema": {"type": "object"}},
+    ]})
+    toolset = load_definitions("t.json", text=text)
+    report = suggest(toolset, suite=build_suite([toolset]), selector=selector)
+    [skip] = [k for k in report.skipped if k.tool == "read_file"]
+    assert "TC106" in skip.reason and "shorten it by hand" in skip.reason
+    assert all(s.tool != "read_file" for s in report.suggestions)
