@@ -14,6 +14,7 @@ from redis import Redis
 from app.jobs.embedded import EmbeddedJobQueue
 from app.jobs.enqueue import JobQueue, RqJobQueue, Store
 from app.settings import Settings
+from app.web.reports import report_routes
 from app.web.webhooks import webhook_route
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ def create_app(settings: Settings, *, queue: JobQueue | None = None, store: Stor
 
     app = FastAPI(title="ToolChoice", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.router.routes.append(webhook_route(secret=settings.webhook_secret, queue=queue))
+    app.include_router(report_routes())
     app.state.queue = queue
     app.state.store = store
     health_store = store
