@@ -43,7 +43,7 @@ def to_export(result: AuditReport | Comparison) -> Export:
 
 
 def export_json(result: AuditReport | Comparison, *, indent: int | None = 2) -> str:
-    data = to_export(result).model_dump(mode="json", by_alias=True, exclude_none=True)
+    data = to_export(result).model_dump(mode="json", by_alias=True)
     return json.dumps(data, indent=indent, sort_keys=True, ensure_ascii=False) + "\n"
 
 
