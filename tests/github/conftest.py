@@ -1,4 +1,4 @@
-"""GitHub App test rig: the fake GitHub on loopback, Redis db 1, the web service in a thread, signed deliveries."""
+"""GitHub App test rig: fake GitHub on loopback, this run's Redis database, the web service, signed deliveries."""
 
 from __future__ import annotations
 
@@ -33,7 +33,6 @@ from app.web.app import create_app
 APP_ID = 4242
 INSTALLATION_ID = 77
 SECRET = "test-webhook-secret"
-REDIS_URL = "redis://127.0.0.1:6379/1"
 OWNER, REPO = "octo-org", "tool-server"
 
 
@@ -61,23 +60,12 @@ def fake_github(rsa_keys: tuple[str, str]) -> Iterator[FakeGitHub]:
 
 
 @pytest.fixture
-def redis_db1() -> Iterator[Redis]:
-    redis = Redis.from_url(REDIS_URL)
-    try:
-        redis.ping()
-    except Exception as exc:
-        pytest.skip(f"no Redis at {REDIS_URL}: {exc}")
-    redis.flushdb()
-    yield redis
-    redis.flushdb()
-
-
-@pytest.fixture
 def app_env(
     monkeypatch: pytest.MonkeyPatch,
     rsa_keys: tuple[str, str],
     fake_github: FakeGitHub,
-    redis_db1: Redis,
+    redis_db: Redis,
+    redis_url: str,
     tmp_path: Path,
 ) -> Iterator[None]:
     monkeypatch.setenv("APP_ID", str(APP_ID))
@@ -85,7 +73,7 @@ def app_env(
     monkeypatch.delenv("PRIVATE_KEY_PATH", raising=False)
     monkeypatch.setenv("WEBHOOK_SECRET", SECRET)
     monkeypatch.setenv("GITHUB_API_URL", fake_github.url)
-    monkeypatch.setenv("REDIS_URL", REDIS_URL)
+    monkeypatch.setenv("REDIS_URL", redis_url)
     monkeypatch.setenv("PUBLIC_URL", "https://toolchoice.example")
     monkeypatch.setenv("TOOLCHOICE_DATA_DIR", str(tmp_path / "data"))  # stored reports without Redis
     monkeypatch.delenv("TOOLCHOICE_LINK_SECRET", raising=False)
@@ -185,9 +173,9 @@ class Rig:
 
 
 @pytest.fixture
-def rig(app_env: None, fake_github: FakeGitHub, redis_db1: Redis) -> Iterator[Rig]:
+def rig(app_env: None, fake_github: FakeGitHub, redis_db: Redis) -> Iterator[Rig]:
     with ServerThread(create_app(get_settings())) as server, httpx.Client(base_url=server.url, timeout=10) as client:
-        yield Rig(fake=fake_github, redis=redis_db1, url=server.url, client=client)
+        yield Rig(fake=fake_github, redis=redis_db, url=server.url, client=client)
 
 
 def repo_files(tools_text: str, *, config: str | None = None, extra: dict[str, str] | None = None) -> dict[str, str]:

@@ -97,13 +97,13 @@ def test_installation_token_is_reused_and_the_jwt_is_checked(app_client: GitHubA
 
 
 def test_tokens_are_shared_through_redis_between_processes(
-    fake_github: FakeGitHub, rsa_keys: tuple[str, str], redis_db1: Redis
+    fake_github: FakeGitHub, rsa_keys: tuple[str, str], redis_db: Redis
 ) -> None:
     repo = fake_github.repo(OWNER, REPO, installation_id=INSTALLATION_ID)
     sha = repo.commit({"a": "b"})
     repo.open_pull(3, base=sha, head=sha)
     for _ in range(2):  # two GitHubApp objects stand for two worker processes
-        app = GitHubApp(app_id=APP_ID, private_key=rsa_keys[0], base_url=fake_github.url, redis=redis_db1)
+        app = GitHubApp(app_id=APP_ID, private_key=rsa_keys[0], base_url=fake_github.url, redis=redis_db)
         _publisher(app).find_sticky(3)
     assert fake_github.tokens_issued == 1
 

@@ -1,3 +1,3 @@
-"""The GitHub App rig (fake GitHub, Redis db 1, web service) shared from tests/github."""
+"""The GitHub App rig (fake GitHub, this run's Redis database, web service) shared from tests/github."""
 
-from github.conftest import app_env, fake_github, redis_db1, rig, rsa_keys  # noqa: F401
+from github.conftest import app_env, fake_github, rig, rsa_keys  # noqa: F401

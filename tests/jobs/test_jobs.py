@@ -45,10 +45,10 @@ def test_job_ids_use_only_rq_characters_and_follow_the_shas() -> None:
     assert job_id(rerun, rerun=rerun_key(rerun, "guid-1")) != job_id(rerun, rerun=rerun_key(rerun, "guid-2"))
 
 
-def test_delivery_claims_are_set_if_absent_with_a_ttl(redis_db1: Redis) -> None:
-    store = RedisStore(redis_db1)
+def test_delivery_claims_are_set_if_absent_with_a_ttl(redis_db: Redis) -> None:
+    store = RedisStore(redis_db)
     assert store.claim_delivery("g1") and not store.claim_delivery("g1") and store.claim_delivery("g2")
-    assert 0 < redis_db1.ttl("toolchoice:delivery:g1") <= DELIVERY_TTL_S
+    assert 0 < redis_db.ttl("toolchoice:delivery:g1") <= DELIVERY_TTL_S
     memory = MemoryStore()
     assert memory.claim_delivery("g1") and not memory.claim_delivery("g1")
 
@@ -80,31 +80,31 @@ def _job_with_check(redis: Redis, *, completed: bool = False):
 
 
 def test_failure_callback_completes_a_check_run_left_in_progress(
-    app_env: None, fake_github: FakeGitHub, redis_db1: Redis
+    app_env: None, fake_github: FakeGitHub, redis_db: Redis
 ) -> None:
     run = _started_check(fake_github)
-    job = _job_with_check(redis_db1)
-    on_job_failure(job, redis_db1, TimeoutError, TimeoutError("job exceeded its timeout"), None)
+    job = _job_with_check(redis_db)
+    on_job_failure(job, redis_db, TimeoutError, TimeoutError("job exceeded its timeout"), None)
     assert run["status"] == "completed" and run["conclusion"] == "failure"
     assert "job exceeded its timeout" in run["output"]["summary"]
     assert job.meta["check_completed"] is True
 
 
 def test_a_dead_worker_process_completes_its_check_run(
-    app_env: None, fake_github: FakeGitHub, redis_db1: Redis
+    app_env: None, fake_github: FakeGitHub, redis_db: Redis
 ) -> None:
     run = _started_check(fake_github)
-    job = _job_with_check(redis_db1)
+    job = _job_with_check(redis_db)
     on_work_horse_killed(job, 4321, 9, None)
     assert run["status"] == "completed" and "worker process died" in run["output"]["summary"]
 
 
 def test_failure_paths_leave_a_completed_check_run_alone(
-    app_env: None, fake_github: FakeGitHub, redis_db1: Redis
+    app_env: None, fake_github: FakeGitHub, redis_db: Redis
 ) -> None:
     _started_check(fake_github)
-    job = _job_with_check(redis_db1, completed=True)
-    on_job_failure(job, redis_db1, RuntimeError, RuntimeError("x"), None)
+    job = _job_with_check(redis_db, completed=True)
+    on_job_failure(job, redis_db, RuntimeError, RuntimeError("x"), None)
     assert fake_github.calls("checks/update") == []
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,6 @@ from .conftest import TOOLS, fast_profile
 from .fake_openai import MODEL, FakeOpenAI
 
 # Tests may use Redis database 3 only, and flush only it.
-REDIS_TEST_URL = "redis://127.0.0.1:6379/3"
 
 
 def reqs(n: int, *, fresh: bool = False) -> list[SelectionRequest]:
@@ -94,25 +93,15 @@ def test_malformed_answers_are_cached_as_answers(
     assert len(server.chat_requests) == 1
 
 
-@pytest.fixture
-def redis_db3() -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(REDIS_TEST_URL)
-    try:
-        client.ping()
-    except redis.ConnectionError:
-        pytest.skip("Redis is not running at 127.0.0.1:6379")
-    client.flushdb()
-    yield client
-    client.flushdb()
-
-
-def test_redis_cache_when_redis_url_is_set(server: FakeOpenAI, env: dict[str, str], redis_db3: redis.Redis) -> None:
-    redis_env = {**env, "REDIS_URL": REDIS_TEST_URL}
+def test_redis_cache_when_redis_url_is_set(
+    server: FakeOpenAI, env: dict[str, str], redis_db: redis.Redis, redis_url: str
+) -> None:
+    redis_env = {**env, "REDIS_URL": redis_url}
     assert isinstance(default_cache(redis_env), RedisCache)
     first = build_live_selector(model=MODEL, profile=fast_profile(), env=redis_env).select_many(reqs(3))
-    keys = redis_db3.keys(REDIS_PREFIX + "*")
+    keys = redis_db.keys(REDIS_PREFIX + "*")
     assert len(keys) == 3
-    assert 0 < redis_db3.ttl(keys[0]) <= 30 * 24 * 3600
+    assert 0 < redis_db.ttl(keys[0]) <= 30 * 24 * 3600
     second = build_live_selector(model=MODEL, profile=fast_profile(), env=redis_env).select_many(reqs(3))
     assert len(server.chat_requests) == 3
     assert [s.raw for s in second] == [s.raw for s in first]

@@ -1,13 +1,11 @@
-"""Fixtures for report storage tests: Redis db 4 (flushed), a demo comparison, secrets-laden definitions."""
+"""Report storage fixtures: this run's Redis database (tests/conftest.py), a demo comparison, secrets-laden tools."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from redis import Redis
 
 from app.audit.engine import audit_pair
 from app.audit.heuristic import SyntheticSelector
@@ -17,19 +15,6 @@ from app.audit.suite import load_cases
 from reports.seeded_secrets import Seeded, seeded_secrets, tools_with_secrets
 
 DEMO = Path(__file__).resolve().parents[2] / "app" / "demo"
-REDIS_URL = "redis://127.0.0.1:6379/4"
-
-
-@pytest.fixture
-def redis_db4() -> Iterator[Redis]:
-    redis = Redis.from_url(REDIS_URL)
-    try:
-        redis.ping()
-    except Exception as exc:  # pragma: no cover - only without a Redis server
-        pytest.skip(f"Redis at {REDIS_URL} is not reachable: {exc}")
-    redis.flushdb()
-    yield redis
-    redis.flushdb()
 
 
 @pytest.fixture(scope="session")

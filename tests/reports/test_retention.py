@@ -34,17 +34,17 @@ def _report_texts(comparison: Comparison) -> list[str]:
 
 
 def test_redis_report_is_gone_after_its_ttl(
-    redis_db4: Redis, demo_comparison: Comparison, caplog: pytest.LogCaptureFixture
+    redis_db: Redis, demo_comparison: Comparison, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    service = _service(RedisReportStore(redis_db4))
+    service = _service(RedisReportStore(redis_db))
     stored = service.save(demo_comparison, installation_id=None, private=False)
     assert service.find(stored.id) is not None
     time.sleep(SHORT_TTL + 0.3)
     assert service.find(stored.id) is None
     # Nothing in the database holds the report any more (a rate-limit counter or nothing at all).
-    for key in redis_db4.scan_iter("*"):
-        value = redis_db4.dump(key) or b""
+    for key in redis_db.scan_iter("*"):
+        value = redis_db.dump(key) or b""
         assert stored.id.encode() not in key and b"schema_version" not in value, key
     logged = "\n".join(r.getMessage() for r in caplog.records)
     for text in _report_texts(demo_comparison):

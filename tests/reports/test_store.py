@@ -39,7 +39,7 @@ def _service(store: ReportStore, clock: Clock, *, secret: str | None = "k" * 32)
 def store_and_clock(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[ReportStore, Clock]:
     clock = Clock()
     if request.param == "redis":
-        redis: Redis = request.getfixturevalue("redis_db4")
+        redis: Redis = request.getfixturevalue("redis_db")
         return RedisReportStore(redis, clock=clock), clock
     return LocalReportStore(tmp_path / "reports", clock=clock), clock
 
@@ -87,11 +87,11 @@ def test_stored_export_reads_back(store_and_clock: tuple[ReportStore, Clock], de
     assert export.suite_hash == demo_comparison.suite_hash
 
 
-def test_redis_key_carries_a_ttl(redis_db4: Redis, demo_comparison: Comparison) -> None:
+def test_redis_key_carries_a_ttl(redis_db: Redis, demo_comparison: Comparison) -> None:
     clock = Clock()
-    service = _service(RedisReportStore(redis_db4, clock=clock), clock)
+    service = _service(RedisReportStore(redis_db, clock=clock), clock)
     stored = service.save(demo_comparison, installation_id=None, private=False)
-    ttl_ms = redis_db4.pttl(REDIS_PREFIX + stored.id)
+    ttl_ms = redis_db.pttl(REDIS_PREFIX + stored.id)
     assert math.isclose(ttl_ms / 1000, 7 * DAY, abs_tol=5)
 
 
@@ -143,16 +143,16 @@ def test_local_files_are_owner_only(tmp_path: Path, demo_comparison: Comparison)
     assert path.stat().st_mode & 0o777 == 0o600
 
 
-def test_redis_rate_limit_counts_per_address_and_expires(redis_db4: Redis) -> None:
+def test_redis_rate_limit_counts_per_address_and_expires(redis_db: Redis) -> None:
     from app.reports.ratelimit import REDIS_PREFIX as RATE_PREFIX
     from app.reports.ratelimit import RedisRateLimiter
 
-    limiter = RedisRateLimiter(redis_db4, limit=2, window_seconds=60)
+    limiter = RedisRateLimiter(redis_db, limit=2, window_seconds=60)
     assert [limiter.allow("10.0.0.1") for _ in range(3)] == [True, True, False]
     assert limiter.allow("10.0.0.2")
-    keys = list(redis_db4.scan_iter(RATE_PREFIX + "*"))
+    keys = list(redis_db.scan_iter(RATE_PREFIX + "*"))
     assert len(keys) == 2
-    assert all(0 < redis_db4.ttl(k) <= 60 for k in keys)
+    assert all(0 < redis_db.ttl(k) <= 60 for k in keys)
 
 
 def test_report_linker_stores_and_links_or_degrades_to_no_link(
