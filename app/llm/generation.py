@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 from app.audit.models import NO_TOOL, Case, CaseFamily, CaseStatus, Provenance, ToolSet
 from app.llm.answer import AnswerError, parse_json_answer
 from app.llm.client import ChatClient
 from app.llm.pool import map_bounded
 from app.llm.profiles import LiveProfile, NamedSchema
-from app.llm.selector import LiveSelector
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +32,14 @@ def _tools_text(tools: list[dict[str, Any]]) -> str:
     return json.dumps(tools, indent=2, ensure_ascii=False)
 
 
+class ModelEndpoint(Protocol):
+    """What a generator borrows from a live selector: its chat client, profile and concurrency."""
+
+    chat: ChatClient
+    profile: LiveProfile
+    concurrency: int
+
+
 class ModelCaseGenerator:
     """Implements app.audit.suite.CaseGenerator with model calls (cached like selection calls)."""
 
@@ -44,7 +51,7 @@ class ModelCaseGenerator:
         self.problems: list[str] = []
 
     @classmethod
-    def for_selector(cls, selector: LiveSelector) -> ModelCaseGenerator:
+    def for_selector(cls, selector: ModelEndpoint) -> ModelCaseGenerator:
         """A generator that uses the selector's endpoint, model, cache and concurrency."""
         return cls(selector.chat, profile=selector.profile, concurrency=selector.concurrency)
 
