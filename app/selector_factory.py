@@ -22,7 +22,7 @@ def make_selector(
     if mode == Mode.SYNTHETIC:
         if model:
             raise SelectorError("--model applies to live_model mode only; synthetic mode uses no model")
-        from app.audit.heuristic import SyntheticSelector
+        from app.audit.synthetic.selector import SyntheticSelector
 
         return SyntheticSelector.from_profile(profile)
     try:

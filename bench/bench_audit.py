@@ -73,13 +73,13 @@ def tool_pool(n: int) -> list[dict]:
 def run_one(n: int) -> dict:
     """One cold audit, phase by phase, exactly as app.audit.engine.audit runs them."""
     sys.path.insert(0, str(ROOT))
-    from app.audit.heuristic import SyntheticSelector
     from app.audit.loader import load_definitions
     from app.audit.rules.engine import evaluate
     from app.audit.rules.ruleset import load_rules
     from app.audit.scoring import score
     from app.audit.selection import run_suite
-    from app.audit.suite import build_suite
+    from app.audit.suite.build import build_suite
+    from app.audit.synthetic.selector import SyntheticSelector
 
     text = json.dumps({"tools": tool_pool(n)})
     selector = SyntheticSelector.from_profile()

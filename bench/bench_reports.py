@@ -18,11 +18,12 @@ from typing import Any
 from redis import Redis
 
 from app.audit.engine import audit, audit_pair
-from app.audit.heuristic import SyntheticSelector
 from app.audit.loader import load_definitions
 from app.audit.models import Tool, ToolSet
-from app.audit.suite import build_suite, load_cases
-from app.redact import redact_result, redact_text
+from app.audit.suite.build import build_suite
+from app.audit.suite.cases_file import load_cases
+from app.audit.synthetic.selector import SyntheticSelector
+from app.redaction.redact import redact_result, redact_text
 from app.render.html_page import render_html
 from app.render.json_export import export_json
 from app.reports.service import DAY, ReportService

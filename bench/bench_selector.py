@@ -14,8 +14,8 @@ import random
 import time
 from typing import Any
 
-from app.audit.heuristic import SyntheticSelector
 from app.audit.selection import SelectionRequest
+from app.audit.synthetic.selector import SyntheticSelector
 
 VERBS = "get list create update delete search send archive restore export import sync merge split rank".split()
 NOUNS = (

@@ -12,11 +12,11 @@ import argparse
 import time
 from pathlib import Path
 
-from app.audit.heuristic import SyntheticSelector
 from app.audit.loader import load_definitions
-from app.audit.optimizer_suggest import suggest
 from app.audit.rules import load_rules
-from app.audit.suite import build_suite
+from app.audit.suite.build import build_suite
+from app.audit.synthetic.selector import SyntheticSelector
+from app.suggest.run import suggest
 
 SERVERS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "servers"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from app.audit.engine import audit, audit_pair
-from app.audit.heuristic import SyntheticSelector
 from app.audit.loader import load_definitions
-from app.audit.suite import build_suite
+from app.audit.suite.build import build_suite
+from app.audit.synthetic.selector import SyntheticSelector
 from app.render.json_export import export_json
 from app.render.markdown import render_comparison
 from tests.conftest import SHARED, shared_path

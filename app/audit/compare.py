@@ -4,17 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.audit.models import (
-    AuditReport,
-    Case,
-    CaseDelta,
-    Comparison,
-    Finding,
-    Run,
-    Suite,
-    ToolChange,
-    ToolSet,
-)
+from app.audit.models import Case, Finding, Suite, ToolSet
+from app.audit.results import AuditReport, CaseDelta, Comparison, Run, ToolChange
 from app.audit.selection import SelectionRequest, Selector, judge, runnable, tools_for_case
 from app.audit.text import jaccard, words
 from app.errors import CompareError

@@ -6,24 +6,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from app.audit.compare import compare, confirm_flips
-from app.audit.models import (
-    AuditReport,
-    Case,
-    Comparison,
-    Finding,
-    Mode,
-    Provenance,
-    ProvenanceCounts,
-    RuleSettings,
-    Run,
-    Suite,
-    ToolSet,
-)
+from app.audit.models import Case, Finding, Mode, Provenance, RuleSettings, Suite, ToolSet
+from app.audit.results import AuditReport, Comparison, ProvenanceCounts, Run
 from app.audit.rules.engine import evaluate
 from app.audit.rules.ruleset import RuleSet, load_rules
 from app.audit.scoring import WEIGHTS, score
 from app.audit.selection import Selector, run_suite
-from app.audit.suite import CaseGenerator, build_suite
+from app.audit.suite.build import CaseGenerator, build_suite
 
 SYNTHETIC_NOTE = (
     "Synthetic mode: cases were run through a deterministic heuristic simulator, not a model. The simulator "

@@ -11,7 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.audit.models import NO_TOOL, Selection, SelectorInfo
+from app.audit.models import NO_TOOL
+from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest, Selector, check_arguments
 from app.errors import CasesError
 

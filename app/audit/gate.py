@@ -6,13 +6,18 @@ from enum import StrEnum
 
 from pydantic import BaseModel
 
-from app.audit.models import AuditReport, Comparison
+from app.audit.results import AuditReport, Comparison
 
 
 class Conclusion(StrEnum):
+    """A check run's conclusion, as GitHub names it. The gate gives success, failure or neutral; a review
+    that stops early is cancelled (superseded) or skipped."""
+
     SUCCESS = "success"
     FAILURE = "failure"
     NEUTRAL = "neutral"
+    CANCELLED = "cancelled"
+    SKIPPED = "skipped"
 
 
 class Gate(BaseModel):

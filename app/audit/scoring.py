@@ -24,7 +24,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from app.audit.models import NO_TOOL, ConfusionPair, DimensionScores, Run, ToolScore, ToolSet
+from app.audit.models import NO_TOOL, ToolSet
+from app.audit.results import ConfusionPair, DimensionScores, Run, ToolScore
 
 WEIGHTS: dict[str, float] = {
     "selection_accuracy": 0.35,

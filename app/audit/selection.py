@@ -8,7 +8,8 @@ from typing import Any, Protocol
 
 from jsonschema import Draft202012Validator
 
-from app.audit.models import NO_TOOL, ArgumentCheck, Case, Run, Selection, SelectorInfo, Suite, ToolSet
+from app.audit.models import NO_TOOL, Case, Suite, ToolSet
+from app.audit.results import ArgumentCheck, Run, Selection, SelectorInfo
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,12 +12,14 @@ import typer
 from app.audit.engine import audit, audit_pair, selector_generator
 from app.audit.gate import Conclusion, evaluate_gate
 from app.audit.loader import load_definitions
-from app.audit.models import AuditReport, Case, Comparison, Mode, ToolSet
+from app.audit.models import Case, Mode, ToolSet
+from app.audit.results import AuditReport, Comparison
 from app.audit.rules.ruleset import load_rules
-from app.audit.suite import build_suite, load_cases
+from app.audit.suite.build import build_suite
+from app.audit.suite.cases_file import load_cases
+from app.commands.inputs import load_cases_file, load_config_file, load_inputs, read_text
 from app.config import RepoConfig
 from app.errors import InputError
-from app.inputs import load_cases_file, load_config_file, load_inputs, read_text
 from app.render.json_export import export_json
 from app.render.markdown import render_comparison, render_report
 from app.render.sarif import render_sarif

@@ -16,7 +16,7 @@ LIVE_UNAVAILABLE = "live_model mode is not available in this installation"
 
 def _selector(mode: Mode, *, profile: Path | None, model: str | None, concurrency: int | None) -> Selector:
     if mode == Mode.SYNTHETIC:
-        from app.audit.heuristic import SyntheticSelector
+        from app.audit.synthetic.selector import SyntheticSelector
 
         return SyntheticSelector.from_profile(profile)
     try:

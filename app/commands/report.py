@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 
-from app.audit.models import Comparison
+from app.audit.results import Comparison
+from app.commands.inputs import display_name, read_text
 from app.errors import InputError
-from app.inputs import display_name, read_text
 from app.render.json_export import SCHEMA_VERSION
 
 

@@ -11,16 +11,16 @@ from typing import Annotated
 import typer
 
 from app.audit.models import Mode
-from app.audit.optimizer import Rewriter, Suggestion, SuggestionReport
-from app.audit.optimizer_suggest import DEFAULT_LIMIT, suggest
 from app.audit.rules.ruleset import load_rules
 from app.audit.selection import Selector
-from app.audit.suite import build_suite
+from app.audit.suite.build import build_suite
 from app.commands.audit import CasesOpt, ConfigOpt, InputFormatOpt, IntentsOpt, ModelOpt, ModeOpt, Settings
-from app.edits import Edit, apply_edits, locate, unified_diff
+from app.commands.inputs import load_inputs, read_text
 from app.errors import InputError, SelectorError
-from app.inputs import load_inputs, read_text
 from app.selector_factory import make_selector
+from app.suggest.edits import Edit, apply_edits, locate, unified_diff
+from app.suggest.models import Rewriter, Suggestion, SuggestionReport
+from app.suggest.run import DEFAULT_LIMIT, suggest
 
 
 class SuggestFormat(StrEnum):

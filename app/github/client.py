@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -61,6 +62,22 @@ def call(what: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call a githubkit method; the response is used through `.json()` (plain data, no model parsing)."""
     with translated(what):
         return fn(*args, **kwargs)
+
+
+# GitHub's largest page; lists of a pull request's files stop at 3,000 (30 pages).
+PER_PAGE = 100
+MAX_PAGES = 30
+
+
+def paginate(
+    what: str, fn: Callable[..., Any], *args: Any, max_pages: int | None = MAX_PAGES, **kwargs: Any
+) -> Iterator[Any]:
+    """The items of a paginated list endpoint, page after page, until a short page or `max_pages` (None: all)."""
+    for page in itertools.count(1) if max_pages is None else range(1, max_pages + 1):
+        items = call(what, fn, *args, per_page=PER_PAGE, page=page, **kwargs).json()
+        yield from items
+        if len(items) < PER_PAGE:
+            return
 
 
 class _SharedTransport(httpx.BaseTransport):

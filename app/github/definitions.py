@@ -10,12 +10,11 @@ from githubkit import GitHub
 from pydantic import BaseModel
 
 from app.errors import DefinitionError
-from app.github.client import GitHubApiError, call
+from app.github.client import PER_PAGE, GitHubApiError, call, paginate
 from app.github.events import CHECK_RUN_NAME, parse_external_id
 
 # GitHub lists at most 3,000 files of a pull request (30 pages of 100).
 MAX_PR_FILES = 3000
-PER_PAGE = 100
 
 
 class PullRequestInfo(BaseModel):
@@ -73,29 +72,16 @@ class GitHubSource:
         return str(resp.json()["merge_base_commit"]["sha"])
 
     def changed_files(self, number: int) -> ChangedFiles:
-        paths: list[str] = []
+        paths: set[str] = set()
         seen = 0
-        page = 1
-        while seen < MAX_PR_FILES:
-            resp = call(
-                f"list the files of pull request #{number}",
-                self._gh.rest.pulls.list_files,
-                self.owner,
-                self.repo,
-                number,
-                per_page=PER_PAGE,
-                page=page,
-            )
-            items = resp.json()
-            for item in items:
-                paths.append(item["filename"])
-                if item.get("previous_filename"):
-                    paths.append(item["previous_filename"])
-            seen += len(items)
-            if len(items) < PER_PAGE:
-                return ChangedFiles(paths=sorted(set(paths)))
-            page += 1
-        return ChangedFiles(paths=sorted(set(paths)), truncated=True)
+        what = f"list the files of pull request #{number}"
+        pages = MAX_PR_FILES // PER_PAGE
+        for item in paginate(what, self._gh.rest.pulls.list_files, self.owner, self.repo, number, max_pages=pages):
+            paths.add(item["filename"])
+            if item.get("previous_filename"):
+                paths.add(item["previous_filename"])
+            seen += 1
+        return ChangedFiles(paths=sorted(paths), truncated=seen >= MAX_PR_FILES)
 
     def tree(self, sha: str) -> TreeListing:
         """Every file of the commit `sha` with its blob SHA."""

@@ -26,18 +26,23 @@ class Disposition(StrEnum):
     IGNORED = "ignored"  # an event or action we do not handle
 
 
-class ReviewRequest(BaseModel):
-    """The plain values a review job needs; `number`/`base_sha` may be unknown for re-run requests."""
+class Target(BaseModel):
+    """The pull request head a review is for; `number`/`base_sha` may be unknown for re-run requests."""
 
     model_config = ConfigDict(frozen=True)
 
-    installation_id: int
     owner: str
     repo: str
     head_sha: str
     number: int | None = None
     base_sha: str | None = None
     draft: bool = False
+
+
+class ReviewRequest(Target):
+    """The plain values a review job carries: its target, the installation, and what triggered it."""
+
+    installation_id: int
     private: bool = True  # the repository's visibility (stored reports of private repositories need a signed link)
     trigger: str = ""
 

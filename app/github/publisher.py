@@ -9,7 +9,8 @@ from typing import Any
 from githubkit import GitHub
 from pydantic import BaseModel
 
-from app.github.client import call
+from app.audit.gate import Conclusion
+from app.github.client import call, paginate
 from app.github.events import CHECK_RUN_NAME
 
 # Hidden first line of our PR comment; the comment is found by it and edited in place on every push.
@@ -20,15 +21,6 @@ MAX_COMMENT_CHARS = 65536
 MAX_OUTPUT_CHARS = 65535
 MAX_TITLE_CHARS = 255  # GitHub documents no limit; a title is one line, keep it short
 ANNOTATIONS_PER_REQUEST = 50
-COMMENTS_PER_PAGE = 100
-
-
-class Conclusion(StrEnum):
-    SUCCESS = "success"
-    FAILURE = "failure"
-    NEUTRAL = "neutral"
-    CANCELLED = "cancelled"
-    SKIPPED = "skipped"
 
 
 class AnnotationLevel(StrEnum):
@@ -135,24 +127,11 @@ class Publisher:
 
     # -- the sticky comment ------------------------------------------------------------------------------
     def find_sticky(self, number: int) -> int | None:
-        page = 1
-        while True:
-            resp = call(
-                f"list comments of #{number}",
-                self._gh.rest.issues.list_comments,
-                self.owner,
-                self.repo,
-                number,
-                per_page=COMMENTS_PER_PAGE,
-                page=page,
-            )
-            items = resp.json()
-            for item in items:
-                if (item.get("body") or "").startswith(STICKY_MARKER):
-                    return int(item["id"])
-            if len(items) < COMMENTS_PER_PAGE:
-                return None
-            page += 1
+        what = f"list comments of #{number}"
+        for item in paginate(what, self._gh.rest.issues.list_comments, self.owner, self.repo, number, max_pages=None):
+            if (item.get("body") or "").startswith(STICKY_MARKER):
+                return int(item["id"])
+        return None
 
     def upsert_comment(self, number: int, body: str, *, report_url: str | None = None) -> tuple[int, bool]:
         """Edit our comment in place, or create it; returns (comment id, created)."""

@@ -79,20 +79,7 @@ class EmbeddedJobQueue:
                         log.info("skipped %s: superseded by a newer push", jid)
                         continue
                 try:
-                    review(
-                        installation_id=request.installation_id,
-                        owner=request.owner,
-                        repo=request.repo,
-                        head_sha=request.head_sha,
-                        number=request.number,
-                        base_sha=request.base_sha,
-                        draft=request.draft,
-                        private=request.private,
-                        trigger=request.trigger,
-                        settings=self.settings,
-                        store=self.store,
-                        redis=None,
-                    )
+                    review(request, settings=self.settings, store=self.store, redis=None)
                 except Exception:
                     log.exception("review job %s failed", jid)
             finally:

@@ -167,17 +167,7 @@ class MemoryStore:
 
 def job_kwargs(request: ReviewRequest) -> dict[str, Any]:
     """The plain values a job takes."""
-    return {
-        "installation_id": request.installation_id,
-        "owner": request.owner,
-        "repo": request.repo,
-        "head_sha": request.head_sha,
-        "number": request.number,
-        "base_sha": request.base_sha,
-        "draft": request.draft,
-        "private": request.private,
-        "trigger": request.trigger,
-    }
+    return request.model_dump(mode="json")
 
 
 class JobQueue(Protocol):

@@ -8,11 +8,15 @@ from typing import Any
 
 from redis import Redis
 
+from app.audit.gate import Conclusion
 from app.github.client import GitHubApiError, GitHubApp
 from app.github.definitions import GitHubSource
-from app.github.publisher import CheckResult, Conclusion, Publisher
+from app.github.events import ReviewRequest
+from app.github.publisher import CheckResult, Publisher
 from app.jobs.enqueue import MemoryStore, RedisStore, Store, pr_key
-from app.pipeline import AuditReviewer, Outcome, Reviewer, Sink, Target, run_review
+from app.review.models import Outcome, Reviewer, Sink
+from app.review.reviewer import AuditReviewer
+from app.review.run import run_review
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -81,16 +85,8 @@ _memory_store = MemoryStore()
 
 
 def review(
+    request: ReviewRequest,
     *,
-    installation_id: int,
-    owner: str,
-    repo: str,
-    head_sha: str,
-    number: int | None = None,
-    base_sha: str | None = None,
-    draft: bool = False,
-    private: bool = True,
-    trigger: str = "",
     settings: Settings,
     store: Store,
     redis: Redis | None,
@@ -100,10 +96,11 @@ def review(
 ) -> Outcome:
     """Run one review with the given infrastructure. `meta` receives the check run id and its completion."""
     state = meta if meta is not None else {}
-    gh = github_app(settings, redis).for_installation(installation_id)
+    owner, repo, head_sha = request.owner, request.repo, request.head_sha
+    gh = github_app(settings, redis).for_installation(request.installation_id)
     details = f"{settings.public_url.rstrip('/')}/" if settings.public_url else None
     publisher = Publisher(gh, owner=owner, repo=repo, details_url=details)
-    state.update({"installation_id": installation_id, "owner": owner, "repo": repo})
+    state.update({"installation_id": request.installation_id, "owner": owner, "repo": repo})
 
     def started(check_id: int) -> None:
         state["check_run_id"] = check_id
@@ -115,58 +112,41 @@ def review(
         save_meta()
 
     sink: Sink = _TrackingSink(publisher, started, completed)
-    key = pr_key(owner, repo, number, head_sha, trigger=trigger)
+    key = pr_key(owner, repo, request.number, head_sha, trigger=request.trigger)
 
     def still_current() -> bool:
         latest = store.latest(key)
         return latest is None or latest == head_sha
 
-    target = Target(owner=owner, repo=repo, head_sha=head_sha, number=number, base_sha=base_sha, draft=draft)
     outcome = run_review(
-        target,
+        request,
         source=GitHubSource(gh, owner=owner, repo=repo),
         sink=sink,
-        reviewer=reviewer_factory(installation_id, private),
+        reviewer=reviewer_factory(request.installation_id, request.private),
         still_current=still_current,
         will_retry=lambda exc: retries_left > 0 and isinstance(exc, GitHubApiError) and exc.transient,
     )
-    log.info("review of %s/%s#%s at %s: %s", owner, repo, number, head_sha[:7], outcome.value)
+    log.info("review of %s/%s#%s at %s: %s", owner, repo, request.number, head_sha[:7], outcome.value)
     return outcome
 
 
-def review_job(
-    *,
-    installation_id: int,
-    owner: str,
-    repo: str,
-    head_sha: str,
-    number: int | None = None,
-    base_sha: str | None = None,
-    draft: bool = False,
-    private: bool = True,
-    trigger: str = "",
-) -> str:
-    """RQ entry point: plain values in, the outcome's name out. Settings come from the environment."""
+def review_job(**values: Any) -> str:
+    """RQ entry point: the plain values of a ReviewRequest in, the outcome's name out. Settings come from
+    the environment."""
     from rq import get_current_job
 
+    request = ReviewRequest.model_validate(values)
     settings = get_settings()
     redis = _redis(settings)
     job = get_current_job()
     store: Store = RedisStore(redis) if redis is not None else _memory_store
     meta = job.meta if job is not None else {}
     save = job.save_meta if job is not None else (lambda: None)
-    log.info("job for %s/%s#%s at %s (%s)", owner, repo, number, head_sha[:7], trigger or "direct")
+    what = f"{request.owner}/{request.repo}#{request.number} at {request.head_sha[:7]}"
+    log.info("job for %s (%s)", what, request.trigger or "direct")
     try:
         outcome = review(
-            installation_id=installation_id,
-            owner=owner,
-            repo=repo,
-            head_sha=head_sha,
-            number=number,
-            base_sha=base_sha,
-            draft=draft,
-            private=private,
-            trigger=trigger,
+            request,
             settings=settings,
             store=store,
             redis=redis,

@@ -19,27 +19,21 @@ def preload() -> None:
     """Import the audit engine and renderers once in the parent, so every forked job starts warm."""
     import app.audit.engine
     import app.audit.gate
-    import app.redact
+    import app.redaction.redact
     import app.render.check
     import app.render.markdown
     import app.reports.service
     import app.selector_factory  # noqa: F401
     from app.audit.models import Tool, ToolSet
     from app.config import RepoConfig
-    from app.pipeline import AuditReviewer
+    from app.review.models import ReviewInput
+    from app.review.reviewer import AuditReviewer
 
     # One tiny review fills the lazily built caches (rules, selector profile, compiled templates) that every
     # forked job then inherits instead of rebuilding.
     tools = ToolSet(tools=[Tool(name="warm_up", description="Warm up the review engine before the first job.")])
     AuditReviewer().review(
-        tools,
-        tools,
-        config=RepoConfig(),
-        user_cases=[],
-        base_ref="0" * 40,
-        head_ref="0" * 40,
-        notes=[],
-        report_url=None,
+        ReviewInput(base=tools, head=tools, config=RepoConfig(), base_ref="0" * 40, head_ref="0" * 40)
     )
 
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from app.audit.models import NO_TOOL, Selection, canonical_json
+from app.audit.models import NO_TOOL, canonical_json
+from app.audit.results import Selection
 from app.llm.tools import FunctionTools
 
 # Shown to the user when an answer is unusable; long raw answers stay in `raw`, not in the message.

@@ -1,7 +1,7 @@
 """The live_model description rewriter: the model proposes a rewrite under the optimizer's constraints.
 
 The prompt is data (selectors/optimizer.yml, checked by optimizer.schema.json). The model's answer only
-becomes a Rewrite; app.audit.optimizer.check_rewrite then applies the same checks as to a synthetic
+becomes a Rewrite; app.suggest.optimizer.check_rewrite then applies the same checks as to a synthetic
 rewrite (length, facts kept, no invented identifiers, targeted rules passing) and the rerun uses the
 same live selector (model and settings) as the audit.
 """
@@ -17,13 +17,13 @@ from jsonschema import Draft202012Validator
 from pydantic import BaseModel
 
 from app.audit.models import sha256_of
-from app.audit.optimizer import Rewrite, RewriteContext
 from app.errors import SelectorError
 from app.llm.answer import AnswerError, parse_json_answer
 from app.llm.client import ChatClient
 from app.llm.profiles import NamedSchema
 from app.llm.selector import LiveSelector
 from app.resources import selectors_dir
+from app.suggest.models import Rewrite, RewriteContext
 
 PROMPT_FILE = "optimizer.yml"
 SCHEMA_FILE = "optimizer.schema.json"
@@ -67,7 +67,7 @@ def _load(path: Path) -> RewritePrompt:
 
 
 class ModelRewriter:
-    """Implements app.audit.optimizer.Rewriter with one model call per tool (cached like selection calls)."""
+    """Implements app.suggest.optimizer.Rewriter with one model call per tool (cached like selection calls)."""
 
     def __init__(self, chat: ChatClient, *, prompt: RewritePrompt | None = None) -> None:
         self.chat = chat

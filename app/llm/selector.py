@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from app.audit.models import Mode, Selection, SelectorInfo
+from app.audit.models import Mode
+from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
 from app.llm.answer import selection_from_answer
 from app.llm.client import ChatClient, Completion

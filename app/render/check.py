@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from app.audit.gate import Gate
-from app.audit.models import Comparison
+from app.audit.results import Comparison
 from app.render.environment import render
 from app.render.markdown import render_comparison
 from app.render.views import comparison_context

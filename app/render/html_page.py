@@ -10,8 +10,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.audit.engine import SYNTHETIC_NOTE
-from app.audit.models import AuditReport, Comparison, Finding, Mode, Run
-from app.redact import redact_result
+from app.audit.models import Finding, Mode
+from app.audit.results import AuditReport, Comparison, Run
+from app.redaction.redact import redact_result
 from app.render.environment import render
 from app.render.json_export import Export, load_export
 from app.render.svg import confusion_heatmap, score_chart

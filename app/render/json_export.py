@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.audit.models import AuditReport, Comparison
+from app.audit.results import AuditReport, Comparison
 
 SCHEMA_VERSION = "toolchoice.export/1"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.audit.models import AuditReport, Comparison
+from app.audit.results import AuditReport, Comparison
 from app.render.environment import render
 from app.render.views import comparison_context, report_context
 

@@ -7,7 +7,8 @@ import json
 from typing import Any
 
 from app import __version__
-from app.audit.models import AuditReport, Comparison, Finding, Severity
+from app.audit.models import Finding, Severity
+from app.audit.results import AuditReport, Comparison
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}

@@ -8,7 +8,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from app.audit.models import ConfusionPair
+from app.audit.results import ConfusionPair
 
 # Chart geometry in SVG user units; the SVG scales to its container (viewBox), so these are proportions.
 LABEL_WIDTH = 170

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.audit.models import AuditReport, Comparison, Mode, ProvenanceCounts
+from app.audit.models import Mode
+from app.audit.results import AuditReport, Comparison, ProvenanceCounts
 from app.audit.scoring import WEIGHTS
 
 DIMENSION_LABELS = {

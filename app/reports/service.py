@@ -13,9 +13,9 @@ from urllib.parse import urlencode
 from pydantic import BaseModel
 from redis import Redis
 
-from app.audit.models import AuditReport, Comparison
+from app.audit.results import AuditReport, Comparison
 from app.errors import ConfigError, InfrastructureError
-from app.redact import redact_result
+from app.redaction.redact import redact_result
 from app.render.json_export import export_json
 from app.reports.links import sign, verify
 from app.reports.settings import ReportSettings, get_report_settings

@@ -11,9 +11,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from redis import Redis
 from starlette.concurrency import run_in_threadpool
 
-from app.audit.models import AuditReport, Comparison, ToolSet
+from app.audit.models import ToolSet
+from app.audit.results import AuditReport, Comparison
 from app.errors import InputError
-from app.redact import redact_text, redact_value
+from app.redaction.redact import redact_text, redact_value
 from app.reports.ratelimit import MemoryRateLimiter, RateLimiter, RedisRateLimiter
 from app.reports.service import ReportService, build_service
 from app.reports.settings import ReportSettings, get_report_settings
@@ -74,7 +75,7 @@ def _load(name: str, value: Any, *, max_tools: int = DEFAULT_MAX_TOOLS) -> ToolS
 def run_submitted_audit(payload: Any, *, max_tools: int = DEFAULT_MAX_TOOLS) -> AuditReport | Comparison:
     """A synthetic audit of `{"definitions": ...}` or a before/after of `{"base": ..., "head": ...}`."""
     from app.audit.engine import audit, audit_pair
-    from app.audit.suite import build_suite
+    from app.audit.suite.build import build_suite
     from app.selector_factory import make_selector
 
     if not isinstance(payload, dict):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from app.audit.models import Case, Mode, Provenance, Selection, SelectorInfo, Tool, ToolSet
+from app.audit.models import Case, Mode, Provenance, Tool, ToolSet
+from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
 
 

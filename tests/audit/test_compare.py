@@ -6,9 +6,10 @@ import pytest
 
 from app.audit.compare import check_comparable
 from app.audit.engine import audit, audit_pair
-from app.audit.models import Mode, Selection, SelectorInfo
+from app.audit.models import Mode
+from app.audit.results import Selection, SelectorInfo
 from app.audit.rules.ruleset import load_rules
-from app.audit.suite import build_suite
+from app.audit.suite.build import build_suite
 from app.errors import CompareError
 
 from .helpers import ScriptedSelector, by_keyword, case, tool, toolset

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.audit.models import ArgumentCheck, Dimension, Run
+from app.audit.models import Dimension
+from app.audit.results import ArgumentCheck, Run
 from app.audit.rules.engine import CheckResult
 from app.audit.scoring import WEIGHTS, score, weighted
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from app.audit.models import NO_TOOL, Case, CaseFamily, CaseStatus, Provenance, Suite
-from app.audit.suite import MIN_CONFIDENCE, build_suite, load_cases
-from app.audit.validate import CaseValidator
+from app.audit.suite.build import build_suite
+from app.audit.suite.cases_file import load_cases
+from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
 from app.errors import CasesError
 
 from .helpers import tool, toolset

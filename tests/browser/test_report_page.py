@@ -14,7 +14,8 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
-from app.audit.models import Case, Comparison, Provenance, Run
+from app.audit.models import Case, Provenance
+from app.audit.results import Comparison, Run
 from app.reports.ratelimit import MemoryRateLimiter
 from app.reports.service import DAY, ReportService
 from app.reports.store import LocalReportStore

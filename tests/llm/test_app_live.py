@@ -9,10 +9,13 @@ from typing import Any
 
 import pytest
 
+from app.audit.gate import Conclusion
 from app.config import CONFIG_PATH
 from app.github.definitions import ChangedFiles, PullRequestInfo, TreeListing
-from app.github.publisher import CheckResult, Conclusion
-from app.pipeline import AuditReviewer, Outcome, Target, run_review
+from app.github.publisher import CheckResult
+from app.review.models import Outcome, Target
+from app.review.reviewer import AuditReviewer
+from app.review.run import run_review
 
 from .conftest import TOOLS
 from .fake_openai import API_KEY, MODEL, FakeOpenAI

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.audit.models import NO_TOOL, CaseFamily, CaseStatus, Provenance, ToolSet
-from app.audit.suite import build_suite
+from app.audit.suite.build import build_suite
 from app.llm.generation import ModelCaseGenerator
 from app.llm.profiles import load_profile
 from app.llm.selector import LiveSelector

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from app.audit.models import NO_TOOL, Selection
+from app.audit.models import NO_TOOL
+from app.audit.results import Selection
 from app.audit.selection import SelectionRequest
 from app.errors import SelectorError
 from app.llm.factory import estimate_audit

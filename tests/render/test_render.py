@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 from app.audit.engine import audit_pair
 from app.audit.gate import evaluate_gate
 from app.audit.loader import load_definitions
-from app.audit.models import Selection
+from app.audit.results import Selection
 from app.audit.rules.ruleset import load_rules
 from app.render.check import render_check
 from app.render.environment import md

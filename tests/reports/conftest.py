@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from app.audit.engine import audit_pair
-from app.audit.heuristic import SyntheticSelector
 from app.audit.loader import load_definitions
-from app.audit.models import Comparison
-from app.audit.suite import load_cases
+from app.audit.results import Comparison
+from app.audit.suite.cases_file import load_cases
+from app.audit.synthetic.selector import SyntheticSelector
 from reports.seeded_secrets import Seeded, seeded_secrets, tools_with_secrets
 
 DEMO = Path(__file__).resolve().parents[2] / "app" / "demo"

@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app.audit.models import AuditReport, Case, CaseStatus, Comparison, Mode, Provenance, Run
+from app.audit.models import Case, CaseStatus, Mode, Provenance
+from app.audit.results import AuditReport, Comparison, Run
 from app.render.html_page import read_export, render_html
 from app.render.json_export import export_json
 from app.render.svg import BAR_SPAN, bar_width
@@ -147,7 +148,7 @@ def test_an_audit_renders_without_base(demo_comparison: Comparison) -> None:
 
 
 def test_export_with_coverage_changes_reads_back(demo_comparison: Comparison) -> None:
-    from app.audit.models import CaseDelta
+    from app.audit.results import CaseDelta
 
     delta = CaseDelta(
         case_id="c",

@@ -7,17 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.audit.models import Comparison
-from app.redact import (
-    HASH_KEYS,
-    SecretKind,
-    find_secrets,
-    marker,
-    redact_cases,
-    redact_result,
-    redact_text,
-    redact_toolset,
-)
+from app.audit.results import Comparison
+from app.redaction.patterns import SecretKind, marker
+from app.redaction.redact import HASH_KEYS, find_secrets, redact_cases, redact_result, redact_text, redact_toolset
 from reports.conftest import leaks
 from reports.seeded_secrets import Seeded
 
@@ -59,7 +51,7 @@ def test_detect_secrets_plugins_contribute() -> None:
 @pytest.mark.parametrize("name", ["before.json", "after.json"])
 def test_ordinary_tool_definitions_are_unchanged(name: str) -> None:
     data = json.loads((DEMO / name).read_text())
-    from app.redact import redact_value
+    from app.redaction.redact import redact_value
 
     assert redact_value(data) == data
 

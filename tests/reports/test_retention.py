@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from redis import Redis
 
-from app.audit.models import Comparison
+from app.audit.results import Comparison
 from app.reports.service import ReportService
 from app.reports.store import LocalReportStore, RedisReportStore
 

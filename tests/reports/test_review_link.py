@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 
 from app.audit.loader import load_definitions
-from app.audit.models import Case, Comparison, Provenance
+from app.audit.models import Case, Provenance
+from app.audit.results import Comparison
 from app.config import RepoConfig
-from app.pipeline import AuditReviewer
 from app.render.json_export import export_json
 from app.reports.service import DAY, ReportService
 from app.reports.store import LocalReportStore
+from app.review.models import ReviewInput
+from app.review.reviewer import AuditReviewer
 from reports.conftest import leaks
 from reports.seeded_secrets import Seeded, tools_with_secrets
 
@@ -49,16 +51,16 @@ def test_comment_check_and_stored_report_carry_no_secret_and_link_the_page(
         )
         for i, s in enumerate(secrets_set)
     ]
-    review = AuditReviewer(report_linker=linker).review(
-        base,
-        head,
+    request = ReviewInput(
+        base=base,
+        head=head,
         config=RepoConfig(),
         user_cases=cases,
         base_ref="a" * 40,
         head_ref="b" * 40,
         notes=[f"a note quoting {secrets_set[0].text}"],
-        report_url=None,
     )
+    review = AuditReviewer(report_linker=linker).review(request)
     assert len(handed) == 1
     url = review.report_url
     assert url is not None and url.startswith("https://tc.example/reports/") and "sig=" in url

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from redis import Redis
 
-from app.audit.models import Comparison
+from app.audit.results import Comparison
 from app.errors import ConfigError
 from app.render.json_export import load_export
 from app.reports.links import sign, verify

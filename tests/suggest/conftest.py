@@ -11,10 +11,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from fakes.github_api import FakeGitHub
 
-from app.audit.heuristic import SyntheticSelector
 from app.audit.loader import load_definitions
 from app.audit.models import Suite, ToolSet
-from app.audit.suite import build_suite, load_cases
+from app.audit.suite.build import build_suite
+from app.audit.suite.cases_file import load_cases
+from app.audit.synthetic.selector import SyntheticSelector
 
 DEMO = Path(__file__).resolve().parents[2] / "app" / "demo"
 APP_ID = 4343

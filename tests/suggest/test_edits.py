@@ -12,8 +12,9 @@ import yaml
 
 from app.audit.loader import load_definitions
 from app.audit.models import LineRange, ToolSet
-from app.audit.optimizer import Suggestion, parameter_field
-from app.edits import apply_edits, line_edit, locate, unified_diff
+from app.suggest.edits import apply_edits, line_edit, locate, unified_diff
+from app.suggest.models import Suggestion
+from app.suggest.optimizer import parameter_field
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 # New texts with what breaks naive quoting: double and single quotes, ': ', ' #', non-ASCII, backslash.

@@ -11,12 +11,12 @@ from llm.fake_openai import API_KEY, MODEL, FakeOpenAI, Reply, completion, menti
 
 from app.audit.loader import load_definitions
 from app.audit.models import Case, Mode, Provenance, Suite
-from app.audit.optimizer import LIVE_OPTIMIZER_NOTE
-from app.audit.optimizer_suggest import suggest
 from app.llm.cache import FileCache
 from app.llm.factory import build_live_selector
 from app.llm.profiles import load_profile
 from app.llm.rewrite import ModelRewriter, load_prompt
+from app.suggest.optimizer import LIVE_OPTIMIZER_NOTE
+from app.suggest.run import suggest
 
 PROMPT = load_prompt()
 TOOLS = {
@@ -117,7 +117,7 @@ def test_model_rewrites_that_break_the_rules_are_not_offered(tmp_path: Path, ans
 
 def test_the_prompt_carries_the_tool_its_findings_siblings_and_observations(tmp_path: Path) -> None:
     from app.audit.models import Dimension, Finding, Severity
-    from app.audit.optimizer import RewriteContext, Sibling
+    from app.suggest.models import RewriteContext, Sibling
 
     toolset = load_definitions("tools.json", text=json.dumps(TOOLS))
     slack, search = toolset.tools

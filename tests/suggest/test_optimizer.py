@@ -7,25 +7,22 @@ import json
 import pytest
 from conftest import shared_path
 
-from app.audit.heuristic import SyntheticSelector
 from app.audit.loader import load_definitions
 from app.audit.models import Suite, ToolSet
-from app.audit.optimizer import (
+from app.audit.rules import evaluate, load_rules
+from app.audit.suite.build import build_suite
+from app.audit.synthetic.selector import SyntheticSelector
+from app.suggest.models import Rewrite, RewriteContext, Suggestion, SuggestionReport
+from app.suggest.optimizer import (
     MAX_DESCRIPTION_CHARS,
     SYNTHETIC_OPTIMIZER_NOTE,
-    Rewrite,
-    RewriteContext,
-    Suggestion,
-    SuggestionReport,
     apply_rewrite,
     check_rewrite,
     replaced,
 )
-from app.audit.optimizer_rewrite import SyntheticRewriter, name_phrase
-from app.audit.optimizer_suggest import suggest
-from app.audit.optimizer_verify import measure
-from app.audit.rules import evaluate, load_rules
-from app.audit.suite import build_suite
+from app.suggest.rewrite import SyntheticRewriter, name_phrase
+from app.suggest.run import suggest
+from app.suggest.verify import measure
 
 # Small and medium real tool sets: every one is rewritten and verified in a few seconds.
 SERVERS = [

@@ -8,8 +8,10 @@ from fakes.github_api import FakeGitHub
 from app.github.client import GitHubApp
 from app.github.definitions import GitHubSource
 from app.github.publisher import STICKY_MARKER, Publisher
-from app.github.review import SUGGESTION_MARKER
-from app.pipeline import AuditReviewer, Outcome, Target, run_review
+from app.github.suggestions import SUGGESTION_MARKER
+from app.review.models import Outcome, Target
+from app.review.reviewer import AuditReviewer
+from app.review.run import run_review
 
 from .conftest import APP_ID, DEMO, INSTALLATION_ID
 

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from fakes.github_api import FakeGitHub
 
-from app.audit.heuristic import SyntheticSelector
 from app.audit.loader import load_definitions
-from app.audit.models import Mode, SelectorInfo
-from app.audit.optimizer import Effect, Suggestion, SuggestionReport
-from app.audit.optimizer_suggest import suggest
-from app.audit.suite import build_suite, load_cases
+from app.audit.models import Mode
+from app.audit.results import SelectorInfo
+from app.audit.suite.build import build_suite
+from app.audit.suite.cases_file import load_cases
+from app.audit.synthetic.selector import SyntheticSelector
 from app.github.client import GitHubApiError, GitHubApp
 from app.github.definitions import GitHubSource
-from app.github.review import (
+from app.github.suggestions import (
     SUGGESTION_MARKER,
     InlineSuggestion,
     ReviewPlan,
@@ -27,6 +27,8 @@ from app.github.review import (
     sticky_section,
     suggestion_block,
 )
+from app.suggest.models import Effect, Suggestion, SuggestionReport
+from app.suggest.run import suggest
 
 from .conftest import APP_ID, DEMO, INSTALLATION_ID
 

@@ -13,16 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.audit.models import Tool
-from app.audit.optimizer import (
-    DESCRIPTION_RULES,
-    MAX_DESCRIPTION_CHARS,
-    MAX_PARAMETER_CHARS,
-    Rewrite,
-    RewriteContext,
-)
 from app.audit.rules.ruleset import RuleSet
 from app.audit.rules.wording import verb_forms
 from app.audit.text import split_identifier
+from app.suggest.models import Rewrite, RewriteContext
+from app.suggest.optimizer import DESCRIPTION_RULES, MAX_DESCRIPTION_CHARS, MAX_PARAMETER_CHARS
 
 # Read verbs and the shape of what such a tool returns.
 _RETURNS = {

@@ -8,7 +8,7 @@ For each tool, up to five phrasings from explicit to indirect:
 5. an indirect request naming only an example value and one distinctive word.
 Negatives: a near-miss per tool (phrasing 1 with that tool removed from the set, expecting NO_TOOL) and
 a fixed list of off-topic requests. All generated cases are `ai_generated` (machine-written, then
-machine-validated by app/audit/validate.py): directional evidence, not ground truth.
+machine-validated by app/audit/suite/validate.py): directional evidence, not ground truth.
 """
 
 from __future__ import annotations

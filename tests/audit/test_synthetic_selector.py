@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 import yaml
 
-from app.audit.heuristic import SyntheticSelector
-from app.audit.heuristic_args import fill_arguments
-from app.audit.heuristic_index import analyse_tool
-from app.audit.heuristic_values import find_values
 from app.audit.models import NO_TOOL, Mode
 from app.audit.selection import SelectionRequest
+from app.audit.synthetic.arguments import fill_arguments
+from app.audit.synthetic.index import analyse_tool
+from app.audit.synthetic.selector import SyntheticSelector
+from app.audit.synthetic.values import find_values
 from app.errors import InputError
 from app.resources import selectors_dir
 
@@ -384,7 +384,7 @@ def test_selectors_folder_is_data_only() -> None:
 
 
 def test_a_long_run_of_near_miss_lists_keeps_deriving_from_the_full_index(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.audit import heuristic_cache
+    from app.audit.synthetic import cache as heuristic_cache
 
     built: list[int] = []
     real_build = heuristic_cache.build_index

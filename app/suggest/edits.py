@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import yaml
 
 from app.audit.models import LineRange
-from app.audit.optimizer import Suggestion
+from app.suggest.models import Suggestion
 
 _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _SOURCE_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`[^`]*`')

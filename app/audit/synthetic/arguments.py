@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from app.audit.heuristic_index import Param, analysed_stems
-from app.audit.heuristic_values import Found, format_date, format_time
+from app.audit.synthetic.index import Param, analysed_stems
+from app.audit.synthetic.values import Found, format_date, format_time
 from app.audit.text import match_stem, words
 
 _PLACE_WORDS = frozenset("in at near from to around".split())

@@ -1,35 +1,24 @@
-"""Suggested description edits: the models, the Rewriter protocol, siblings, the checks a rewrite must pass.
+"""The optimizer's checks: siblings to set a boundary against, applying a rewrite, what a rewrite must pass.
 
-A rewriter (synthetic: optimizer_rewrite.py; live: app/llm/rewrite.py) proposes new description texts for
-tools with description or parameter findings or with observed confusion. Every proposal is checked
-(`check_rewrite`: under the length limit, every fact of the original kept, no identifiers the tool set
-does not have, the targeted rules passing) and then verified by a rerun of the identical suite
-(optimizer_verify.py); only a rerun that supports it makes a suggestion `accepted`. The run that ties it
-together is optimizer_suggest.py.
+A rewriter (synthetic: rewrite.py; live: app/llm/rewrite.py) proposes new description texts for tools with
+description or parameter findings or with observed confusion. Every proposal is checked (`check_rewrite`:
+under the length limit, every fact of the original kept, no identifiers the tool set does not have, the
+targeted rules passing) and then verified by a rerun of the identical suite (verify.py); only a rerun that
+supports it makes a suggestion `accepted`. The run that ties it together is run.py; the models are in
+models.py.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Protocol
 
-from pydantic import BaseModel, Field
-
-from app.audit.models import (
-    NO_TOOL,
-    AuditReport,
-    Finding,
-    LineRange,
-    Mode,
-    RuleSettings,
-    SelectorInfo,
-    Tool,
-    ToolSet,
-)
+from app.audit.models import NO_TOOL, RuleSettings, Tool, ToolSet
+from app.audit.results import AuditReport
 from app.audit.rules.engine import evaluate
 from app.audit.rules.ruleset import RuleSet
 from app.audit.text import STOPWORDS, content_stems, cosine, split_identifier, tfidf_vectors
+from app.suggest.models import Rewrite, Sibling
 
 # TC106's limit: room for action, when to use, when not to use and the result.
 MAX_DESCRIPTION_CHARS = 600
@@ -55,129 +44,6 @@ LIVE_OPTIMIZER_NOTE = "live_model mode: the rerun used the same model and settin
 DESCRIPTION_RULES = ("TC102", "TC103", "TC104", "TC105", "TC106", "TC107")
 PARAMETER_RULES = ("TC204",)
 PAIR_RULES = ("TC301", "TC302")
-
-
-class Sibling(BaseModel):
-    """Another tool the rewrite should set a boundary against, and why."""
-
-    name: str
-    why: str  # "confused", "overlap", "similar"
-    cases: int = 0
-
-
-class RewriteContext(BaseModel):
-    """What a rewriter may use: the tool's findings, its siblings, the tool set's names."""
-
-    tool: Tool
-    findings: list[Finding]
-    siblings: list[Sibling]
-    tool_names: list[str]
-    sibling_tools: list[Tool] = Field(default_factory=list)
-    # Share of the tool's own scored cases sent to NO_TOOL, and the NO_TOOL cases it took.
-    missed_to_no_tool: int = 0
-    took_no_tool: int = 0
-
-
-class Rewrite(BaseModel):
-    """A rewriter's proposal for one tool: a new description and/or new parameter descriptions."""
-
-    tool: str
-    description: str | None = None
-    parameters: dict[str, str] = Field(default_factory=dict)
-    rules: list[str] = Field(default_factory=list)
-    siblings: list[str] = Field(default_factory=list)
-
-
-class Rewriter(Protocol):
-    """Anything that proposes rewrites; the synthetic rewriter is deterministic, a live one asks a model."""
-
-    @property
-    def name(self) -> str: ...
-
-    def rewrite(self, context: RewriteContext) -> Rewrite | None:
-        """A proposal for `context.tool`, or None when it has nothing to offer."""
-        ...
-
-
-class Effect(BaseModel):
-    """What the rerun showed for one suggestion (or for all accepted ones together)."""
-
-    own_cases: int
-    own_passed_before: int
-    own_passed_after: int
-    overall_before: float
-    overall_after: float
-    selection_before: float
-    selection_after: float
-    improved: list[str] = Field(default_factory=list)
-    regressed: list[str] = Field(default_factory=list)
-    # Regressed cases expected on another tool or NO_TOOL: any of them rejects the suggestion.
-    stolen: list[str] = Field(default_factory=list)
-
-    def summary(self) -> str:
-        own = (
-            f"own cases {self.own_passed_before}/{self.own_cases} -> {self.own_passed_after}/{self.own_cases}"
-            if self.own_cases
-            else "no scored cases of its own"
-        )
-        text = f"{own}; overall {self.overall_before:.1f} -> {self.overall_after:.1f}"
-        if abs(self.selection_after - self.selection_before) >= 0.05:
-            text += f"; selection accuracy {self.selection_before:.1f} -> {self.selection_after:.1f}"
-        if self.improved:
-            text += f"; {len(self.improved)} case(s) fixed ({', '.join(self.improved[:5])})"
-        if self.regressed:
-            text += f"; {len(self.regressed)} case(s) REGRESSED ({', '.join(self.regressed[:5])})"
-        return text
-
-
-class Suggestion(BaseModel):
-    """One field edit of one tool, with where it is in the file and what the rerun showed."""
-
-    tool: str
-    # "description" or "inputSchema.properties.<name>.description".
-    field: str
-    old: str | None
-    new: str
-    file: str | None = None
-    lines: LineRange | None = None
-    syntax: str = "json"
-    rules: list[str] = Field(default_factory=list)
-    siblings: list[str] = Field(default_factory=list)
-    effect: Effect | None = None
-    accepted: bool = False
-    reason: str = ""
-
-    @property
-    def parameter(self) -> str | None:
-        prefix = "inputSchema.properties."
-        return self.field[len(prefix) : -len(".description")] if self.field.startswith(prefix) else None
-
-
-class Skipped(BaseModel):
-    tool: str
-    reason: str
-
-
-class SuggestionReport(BaseModel):
-    """All suggestions of one run: accepted and rejected, with the combined effect of the accepted ones."""
-
-    mode: Mode
-    selector: SelectorInfo
-    rewriter: str
-    suite_hash: str
-    overall_before: float
-    combined: Effect | None = None
-    suggestions: list[Suggestion] = Field(default_factory=list)
-    skipped: list[Skipped] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list)
-
-    @property
-    def accepted(self) -> list[Suggestion]:
-        return [s for s in self.suggestions if s.accepted]
-
-    @property
-    def rejected(self) -> list[Suggestion]:
-        return [s for s in self.suggestions if not s.accepted]
 
 
 def parameter_field(name: str) -> str:

@@ -12,20 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.audit.models import AuditReport, RuleSettings, Suite, Tool, ToolSet
-from app.audit.optimizer import (
-    PARAMETER_RULES,
-    Effect,
-    Rewrite,
-    Suggestion,
-    apply_rewrite,
-    parameter_field,
-    replaced,
-)
+from app.audit.models import RuleSettings, Suite, Tool, ToolSet
+from app.audit.results import AuditReport
 from app.audit.rules.engine import evaluate
 from app.audit.rules.ruleset import RuleSet
 from app.audit.scoring import score
 from app.audit.selection import Selector, run_suite
+from app.suggest.models import Effect, Rewrite, Suggestion
+from app.suggest.optimizer import PARAMETER_RULES, apply_rewrite, parameter_field, replaced
 
 # Score differences below this are float noise, not a change.
 EPSILON = 1e-9

@@ -9,9 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.audit.optimizer import Suggestion, SuggestionReport
-from app.edits import line_edit, locate, unified_diff
 from app.render.environment import code, md
+from app.suggest.edits import line_edit, locate, unified_diff
+from app.suggest.models import Suggestion, SuggestionReport
 
 # Hidden first line of our suggestion comments; how a re-push recognises them.
 SUGGESTION_MARKER = "<!-- toolchoice:suggestion -->"

@@ -13,9 +13,10 @@ import typer
 from typer.testing import CliRunner
 
 from app.audit.evaluation import evaluate, load_cases
-from app.audit.heuristic import SyntheticSelector
-from app.audit.models import NO_TOOL, Mode, Selection, SelectorInfo
+from app.audit.models import NO_TOOL, Mode
+from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
+from app.audit.synthetic.selector import SyntheticSelector
 from app.commands.eval_selector import LIVE_UNAVAILABLE, register
 from app.errors import CasesError
 from tests.conftest import FIXTURES, shared_path

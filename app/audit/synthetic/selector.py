@@ -2,7 +2,7 @@
 
 Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profile"):
 
-1. Index (once per tool list, cached in heuristic_cache.py; a near-miss list, a cached list less a few
+1. Index (once per tool list, cached in cache.py; a near-miss list, a cached list less a few
    tools, reuses that list's postings): each tool becomes weighted stem counts over its name and title
    (`fields.name`), description (`fields.description`), parameter names, descriptions and enum
    members (`fields.parameters`). Usage-boundary sentences are read apart: words of a "Use this
@@ -12,7 +12,7 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
 2. Request: its content stems (stopwords dropped). A stem listed in `words.weak` (get, find,
    information...) weighs `words.weak_weight`, every other stem 1. A stem that no tool uses stands
    for the tools' other forms of the word (same first 5 letters, at most 3 letters longer:
-   discovered/discoverer). Values are also found in the request (heuristic_values.py): quoted
+   discovered/discoverer). Values are also found in the request (values.py): quoted
    strings, numbers (also "two", "6mm"), bracketed lists, URLs, emails, paths, dates, times,
    owner/name strings, capitalised names.
 3. Ranking: BM25 (k1, b from the profile) of the request stems against each tool, with idf taken
@@ -31,7 +31,7 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
      - exclusion_penalty * (share of matched weight that only the exclusion list explains)
    It is chosen when the score reaches `decision.threshold`; otherwise the answer is NO_TOOL.
    (These weights were fitted once by a logistic regression on the development cases, then rounded.)
-5. Arguments: request values are matched to the chosen tool's parameters (heuristic_args.py):
+5. Arguments: request values are matched to the chosen tool's parameters (arguments.py):
    required parameters first, only keys of the schema, integers for integer parameters, enum members
    the request names, dates and times in the format a parameter's description asks for.
 6. Confidence: 0.5 + 0.5 * min(distance of the decision score from the threshold / confidence.scale,
@@ -50,13 +50,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.audit.heuristic_args import Filled, fill_arguments
-from app.audit.heuristic_cache import IndexCache
-from app.audit.heuristic_index import ToolDoc, ToolSetIndex, action_kinds, analysed_stems
-from app.audit.heuristic_profile import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
-from app.audit.heuristic_values import Found, find_values
-from app.audit.models import NO_TOOL, Mode, Selection, SelectorInfo
+from app.audit.models import NO_TOOL, Mode
+from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
+from app.audit.synthetic.arguments import Filled, fill_arguments
+from app.audit.synthetic.cache import IndexCache
+from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, analysed_stems
+from app.audit.synthetic.profiles import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
+from app.audit.synthetic.values import Found, find_values
 from app.audit.text import match_stem, words
 
 

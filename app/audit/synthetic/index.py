@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.audit.heuristic_profile import Profile
+from app.audit.synthetic.profiles import Profile
 from app.audit.text import STOPWORDS, match_stem, words
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")

@@ -7,7 +7,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from app.audit.heuristic_index import (
+from app.audit.synthetic.index import (
     ToolDoc,
     ToolSetIndex,
     action_kinds,
@@ -16,7 +16,7 @@ from app.audit.heuristic_index import (
     derive_index,
     with_norms,
 )
-from app.audit.heuristic_profile import Profile
+from app.audit.synthetic.profiles import Profile
 
 # A near-miss list differs from a cached one by a few removed tools; past this many, build anew.
 _MAX_REMOVED_FOR_DERIVING = 8

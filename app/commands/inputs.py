@@ -7,7 +7,7 @@ from pathlib import Path
 
 from app.audit.loader import load_definitions, merge_toolsets
 from app.audit.models import Case, ToolSet
-from app.audit.suite import load_cases
+from app.audit.suite.cases_file import load_cases
 from app.config import RepoConfig, load_config
 from app.errors import DefinitionError, InputError
 

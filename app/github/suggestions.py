@@ -3,7 +3,7 @@
 Each accepted suggestion becomes a review comment on the exact lines of the description in the head
 commit's file (multi-line `start_line`/`line`, side RIGHT), so the author commits it with one click.
 GitHub answers 422 to a comment on a line outside the PR diff's hunks, so those suggestions go into the
-sticky comment as a ```diff block instead (review_plan.py decides). At most `max_comments` per review. On
+sticky comment as a ```diff block instead (suggestion_plan.py decides). At most `max_comments` per review. On
 a re-push, a suggestion whose block already exists on the PR (current or outdated) is not posted again.
 """
 
@@ -15,10 +15,9 @@ from typing import Any
 
 from githubkit import GitHub
 
-from app.audit.optimizer import SuggestionReport
-from app.github.client import GitHubApiError, call
+from app.github.client import GitHubApiError, call, paginate
 from app.github.definitions import GitHubSource
-from app.github.review_plan import (
+from app.github.suggestion_plan import (
     DEFAULT_MAX_SUGGESTIONS,
     SUGGESTION_MARKER,
     Fallback,
@@ -32,6 +31,7 @@ from app.github.review_plan import (
     suggestion_body,
 )
 from app.render.environment import md
+from app.suggest.models import SuggestionReport
 
 __all__ = [
     "DEFAULT_MAX_SUGGESTIONS",
@@ -51,11 +51,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-PER_PAGE = 100
-# GitHub lists at most 3,000 files of a pull request.
-MAX_PAGES = 30
-
 
 def _unchanged(text: str) -> str:
     return text
@@ -78,42 +73,14 @@ class SuggestionPoster:
         return cls(source._gh, owner=source.owner, repo=source.repo)  # same package: one client per review
 
     def patches(self, number: int) -> dict[str, str | None]:
-        out: dict[str, str | None] = {}
-        for page in range(1, MAX_PAGES + 1):
-            resp = call(
-                f"list files of #{number}",
-                self._gh.rest.pulls.list_files,
-                self.owner,
-                self.repo,
-                number,
-                per_page=PER_PAGE,
-                page=page,
-            )
-            items = resp.json()
-            for item in items:
-                out[str(item["filename"])] = item.get("patch")
-            if len(items) < PER_PAGE:
-                break
-        return out
+        files = paginate(f"list files of #{number}", self._gh.rest.pulls.list_files, self.owner, self.repo, number)
+        return {str(item["filename"]): item.get("patch") for item in files}
 
     def existing(self, number: int) -> list[dict[str, Any]]:
         """Our earlier suggestion comments on this PR (recognised by the marker)."""
-        out: list[dict[str, Any]] = []
-        for page in range(1, MAX_PAGES + 1):
-            resp = call(
-                f"list review comments of #{number}",
-                self._gh.rest.pulls.list_review_comments,
-                self.owner,
-                self.repo,
-                number,
-                per_page=PER_PAGE,
-                page=page,
-            )
-            items = resp.json()
-            out.extend(c for c in items if str(c.get("body") or "").startswith(SUGGESTION_MARKER))
-            if len(items) < PER_PAGE:
-                break
-        return out
+        what = f"list review comments of #{number}"
+        comments = paginate(what, self._gh.rest.pulls.list_review_comments, self.owner, self.repo, number)
+        return [c for c in comments if str(c.get("body") or "").startswith(SUGGESTION_MARKER)]
 
     def post(self, number: int, *, head_sha: str, plan: ReviewPlan) -> int | None:
         """One review with all inline suggestions; None when there is nothing to post."""

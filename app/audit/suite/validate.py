@@ -18,6 +18,8 @@ from collections import Counter, defaultdict
 from app.audit.models import NO_TOOL, Case, CaseStatus, Tool, ToolSet
 from app.audit.text import content_stems, split_identifier
 
+# Cases whose expected answer cannot be defended with at least this confidence are exploratory.
+MIN_CONFIDENCE = 0.7
 RUNNER_UP_WEIGHT = 0.5
 NO_TOOL_WEIGHT = 1.0
 

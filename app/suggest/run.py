@@ -5,26 +5,23 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from app.audit.engine import audit
-from app.audit.models import AuditReport, Mode, RuleSettings, Suite, Tool, ToolSet
-from app.audit.optimizer import (
+from app.audit.models import Mode, RuleSettings, Suite, Tool, ToolSet
+from app.audit.results import AuditReport
+from app.audit.rules.ruleset import RuleSet, load_rules
+from app.audit.selection import Selector
+from app.suggest.models import Rewrite, RewriteContext, Rewriter, Skipped, SuggestionReport
+from app.suggest.optimizer import (
     DESCRIPTION_RULES,
     LIVE_OPTIMIZER_NOTE,
     MAX_DESCRIPTION_CHARS,
     PAIR_RULES,
     PARAMETER_RULES,
     SYNTHETIC_OPTIMIZER_NOTE,
-    Rewrite,
-    RewriteContext,
-    Rewriter,
-    Skipped,
-    SuggestionReport,
     check_rewrite,
     siblings_of,
 )
-from app.audit.optimizer_rewrite import SyntheticRewriter
-from app.audit.optimizer_verify import Verifier, measure_report, suggestions_for
-from app.audit.rules.ruleset import RuleSet, load_rules
-from app.audit.selection import Selector
+from app.suggest.rewrite import SyntheticRewriter
+from app.suggest.verify import Verifier, measure_report, suggestions_for
 
 # Tools rewritten and verified per run unless the caller asks for more (each costs one rerun).
 DEFAULT_LIMIT = 10

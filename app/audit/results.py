@@ -1,0 +1,150 @@
+"""Pydantic models of what an audit produces: selector answers, runs, scores, reports and comparisons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.audit.models import Case, Finding, Mode, Provenance
+
+
+class Selection(BaseModel):
+    """A selector's answer to one request."""
+
+    tool: str  # a tool name or NO_TOOL
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    confidence: float = 0.0
+    reason: str = ""
+    # Live mode: the raw answer text, token usage, latency, and an error when the answer was unusable.
+    raw: str | None = None
+    error: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+class ArgumentCheck(BaseModel):
+    """Result of checking generated arguments, in BFCL's order; `failed_check` names the first failure."""
+
+    valid: bool
+    failed_check: str | None = None
+    detail: str | None = None
+
+
+class Run(BaseModel):
+    case_id: str
+    expected: str
+    selected: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    confidence: float = 0.0
+    reason: str = ""
+    passed: bool
+    why: str
+    scored: bool = True
+    argument_check: ArgumentCheck | None = None
+    error: str | None = None
+    raw: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+class ConfusionPair(BaseModel):
+    expected: str
+    selected: str
+    count: int
+    # Share of the expected tool's scored cases that went to `selected`.
+    rate: float
+
+
+class ToolScore(BaseModel):
+    tool: str
+    score: float
+    description_quality: float
+    parameter_clarity: float
+    safety: float | None = None
+    selection_accuracy: float | None = None
+    findings: int = 0
+
+
+class DimensionScores(BaseModel):
+    selection_accuracy: float
+    distinguishability: float
+    description_quality: float
+    parameter_clarity: float
+    argument_reliability: float
+    safety: float
+
+    def as_dict(self) -> dict[str, float]:
+        return self.model_dump()
+
+
+class SelectorInfo(BaseModel):
+    mode: Mode
+    name: str
+    profile_hash: str
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+
+class ProvenanceCounts(BaseModel):
+    scored: dict[str, int] = Field(default_factory=dict)
+    exploratory: dict[str, int] = Field(default_factory=dict)
+
+
+class AuditReport(BaseModel):
+    """The result of one audit. Its JSON export is versioned (see app/render/json_export.py)."""
+
+    mode: Mode
+    selector: SelectorInfo
+    suite_hash: str
+    rules_hash: str
+    provenance: ProvenanceCounts
+    scores: DimensionScores
+    overall: float
+    findings: list[Finding]
+    runs: list[Run]
+    confusion: list[ConfusionPair]
+    tool_scores: list[ToolScore]
+    tool_hashes: dict[str, str]
+    tool_field_hashes: dict[str, dict[str, str]] = Field(default_factory=dict)
+    sources: list[str] = Field(default_factory=list)
+    cases: list[Case] = Field(default_factory=list)
+    totals: dict[str, Any] = Field(default_factory=dict)
+    notes: list[str] = Field(default_factory=list)
+
+
+class ToolChange(BaseModel):
+    tool: str
+    change: str  # "added", "removed", "changed", "renamed"
+    fields: list[str] = Field(default_factory=list)
+    renamed_from: str | None = None
+
+
+class CaseDelta(BaseModel):
+    case_id: str
+    intent: str
+    expected: str
+    provenance: Provenance
+    before_selected: str | None
+    after_selected: str | None
+    kind: str  # "regression", "improvement", "unstable", "coverage_added", "coverage_removed"
+    why: str = ""
+
+
+class Comparison(BaseModel):
+    """A before/after of two audits run on the identical suite."""
+
+    mode: Mode
+    selector: SelectorInfo
+    suite_hash: str
+    base: AuditReport
+    head: AuditReport
+    base_ref: str | None = None
+    head_ref: str | None = None
+    score_deltas: dict[str, float]
+    overall_delta: float
+    regressions: list[CaseDelta]
+    improvements: list[CaseDelta]
+    unstable: list[CaseDelta] = Field(default_factory=list)
+    coverage: list[CaseDelta] = Field(default_factory=list)
+    findings_introduced: list[Finding]
+    findings_resolved: list[Finding]
+    tool_changes: list[ToolChange]
+    notes: list[str] = Field(default_factory=list)

@@ -1,0 +1,1 @@
+"""The synthetic selector: a deterministic heuristic simulator of tool selection (no model)."""

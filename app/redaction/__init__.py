@@ -1,0 +1,1 @@
+"""Finding secrets in text and masking them before anything leaves the process."""

@@ -1,0 +1,168 @@
+"""Redaction of secrets (provider keys, tokens, private keys, URL passwords, random strings) in text and reports."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
+from typing import Any, overload
+
+from app.audit.models import Case, ToolSet
+from app.audit.results import AuditReport, Comparison
+from app.redaction.patterns import (
+    MIN_GLOBAL_REPLACE,
+    PATTERNS,
+    TOKEN,
+    SecretKind,
+    marker,
+    plugins,
+    random_looking,
+)
+
+# Keys whose string values are our own hashes or commit SHAs, never user text: kept as they are.
+HASH_KEYS = frozenset({"suite_hash", "rules_hash", "profile_hash", "base_ref", "head_ref", "hash"})
+# Maps from a tool name to its hashes: the names are redacted, the hash values kept.
+HASH_MAPS = frozenset({"tool_hashes", "tool_field_hashes"})
+# Below this length no detector here can match (the shortest patterns are ~16 characters of key).
+MIN_SCAN_LENGTH = 8
+
+
+# Every detect-secrets plugin we use needs a run of 16+ key characters, a URL's "://" or a key header.
+_MAYBE_SECRET = re.compile(r"[A-Za-z0-9+/=_.:-]{16,}|://|PRIVATE KEY")
+
+
+def find_secrets(text: str) -> Iterator[tuple[SecretKind, str]]:
+    """Every (kind, value) a detector finds in `text`, ours first, then detect-secrets', then entropy."""
+    yield from _found(text)
+
+
+@lru_cache(maxsize=65_536)
+def _found(text: str) -> tuple[tuple[SecretKind, str], ...]:
+    out: list[tuple[SecretKind, str]] = []
+    for kind, pattern in PATTERNS:
+        for match in pattern.finditer(text):
+            out.append((kind, match.group("s" if "s" in pattern.groupindex else 0)))
+    if not _MAYBE_SECRET.search(text):
+        return tuple(out)
+    for kind, plugin in plugins():
+        out.extend((kind, value) for value in plugin.analyze_string(text) if value)
+    out.extend((SecretKind.HIGH_ENTROPY, m.group(0)) for m in TOKEN.finditer(text) if random_looking(m.group(0)))
+    return tuple(out)
+
+
+def _replacer(kind: SecretKind, pattern: re.Pattern[str]) -> Callable[[re.Match[str]], str]:
+    """Replace the whole match, or only its group `s` when the pattern has one (the context stays)."""
+    if "s" not in pattern.groupindex:
+        return lambda _m: marker(kind)
+
+    def sub(m: re.Match[str]) -> str:
+        start, end = m.span("s")
+        whole = m.group(0)
+        return whole[: start - m.start()] + marker(kind) + whole[end - m.start() :]
+
+    return sub
+
+
+@lru_cache(maxsize=65_536)
+def redact_text(text: str) -> str:
+    """`text` with every detected secret replaced by `[REDACTED:<kind>]`. Idempotent."""
+    if len(text) < MIN_SCAN_LENGTH:
+        return text
+    for kind, pattern in PATTERNS:
+        text = pattern.sub(_replacer(kind, pattern), text)
+    if not _MAYBE_SECRET.search(text):
+        return text
+    for kind, plugin in plugins():
+        for value in set(plugin.analyze_string(text)):
+            if len(value) >= MIN_GLOBAL_REPLACE:
+                text = text.replace(value, marker(kind))
+    return TOKEN.sub(lambda m: marker(SecretKind.HIGH_ENTROPY) if random_looking(m.group(0)) else m.group(0), text)
+
+
+def collect_secrets(
+    value: Any, found: dict[str, SecretKind] | None = None, *, key: str | None = None
+) -> dict[str, SecretKind]:
+    """Every secret value found in the strings of a JSON-like value (a URL's password also on its own), so
+    that the same value is redacted where it stands without the context that gave it away."""
+    found = {} if found is None else found
+    if isinstance(value, str):
+        if key not in HASH_KEYS and len(value) >= MIN_SCAN_LENGTH:
+            for kind, secret in find_secrets(value):
+                if len(secret) >= MIN_GLOBAL_REPLACE:
+                    found.setdefault(secret, kind)
+                if kind == SecretKind.URL_PASSWORD and ":" in secret:
+                    password = secret.split(":", 1)[1]
+                    if len(password) >= MIN_GLOBAL_REPLACE:
+                        found.setdefault(password, kind)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str):
+                collect_secrets(k, found)
+            if key not in HASH_MAPS:
+                collect_secrets(v, found, key=k if isinstance(k, str) else None)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            collect_secrets(v, found)
+    return found
+
+
+def _constant(value: str) -> Callable[[re.Match[str]], str]:
+    """A replacement function: unlike a replacement string, backslashes in `value` are taken literally."""
+    return lambda _m: value
+
+
+def _redact_string(text: str, known: dict[str, SecretKind]) -> str:
+    text = redact_text(text)
+    folded = text.casefold()
+    for secret in sorted(known, key=len, reverse=True):
+        # Case-insensitive: generated intents may capitalise a value that opened a description.
+        if secret.casefold() in folded:
+            text = re.compile(re.escape(secret), re.IGNORECASE).sub(_constant(marker(known[secret])), text)
+            folded = text.casefold()
+    return text
+
+
+def redact_value(value: Any, *, key: str | None = None, known: dict[str, SecretKind] | None = None) -> Any:
+    """A JSON-like value with every string (and mapping key) redacted, our hash fields left alone. Secrets
+    found anywhere in `value` are also replaced wherever else they appear."""
+    if known is None:
+        known = collect_secrets(value, key=key)
+    if isinstance(value, str):
+        return value if key in HASH_KEYS else _redact_string(value, known)
+    if isinstance(value, dict):
+        if key in HASH_MAPS:
+            return {_redact_string(k, known): _keep_hashes(v, known) for k, v in value.items()}
+        return {
+            (_redact_string(k, known) if isinstance(k, str) else k): redact_value(v, key=k, known=known)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [redact_value(v, known=known) for v in value]
+    return value
+
+
+def _keep_hashes(value: Any, known: dict[str, SecretKind]) -> Any:
+    if isinstance(value, dict):
+        return {_redact_string(k, known): v for k, v in value.items()}
+    return value
+
+
+@overload
+def redact_result(result: AuditReport) -> AuditReport: ...
+@overload
+def redact_result(result: Comparison) -> Comparison: ...
+@overload
+def redact_result(result: AuditReport | Comparison) -> AuditReport | Comparison: ...
+def redact_result(result: AuditReport | Comparison) -> AuditReport | Comparison:
+    """A copy of an audit or comparison with every string of it redacted: done before storing or rendering."""
+    data = redact_value(result.model_dump(mode="json", by_alias=True))
+    return type(result).model_validate(data)
+
+
+def redact_toolset(toolset: ToolSet) -> ToolSet:
+    return ToolSet.model_validate(redact_value(toolset.model_dump(mode="json", by_alias=True)))
+
+
+def redact_cases(cases: Sequence[Case]) -> list[Case]:
+    """All cases at once, so that a secret found in one case is also redacted where another shows it bare."""
+    return [Case.model_validate(c) for c in redact_value([c.model_dump(mode="json") for c in cases])]

@@ -1,0 +1,1 @@
+"""Suggested description edits: rewrite, check against the rules, verify by a rerun, edit the source."""
