@@ -217,6 +217,13 @@ def _no_installation(name: str) -> Routed:
     return Routed(disposition=Disposition.IGNORED, reason=f"{name} carries no installation (not an App delivery)")
 
 
+def _request(name: str, ev: Any, installation: int, **target: Any) -> ReviewRequest:
+    """A review of `target` (head SHA, number, ...) in the event's repository, triggered by `name`."""
+    repository = ev.repository
+    owner, repo, private = repository.owner.login, repository.name, _private(ev)
+    return ReviewRequest(installation_id=installation, owner=owner, repo=repo, private=private, trigger=name, **target)
+
+
 def _pull_request(name: str, ev: Any) -> Routed:
     installation = _installation(ev, name)
     if installation is None:
@@ -224,16 +231,8 @@ def _pull_request(name: str, ev: Any) -> Routed:
     pr = ev.pull_request
     if pr.state != "open":
         return Routed(disposition=Disposition.IGNORED, reason=f"{name}: pull request #{pr.number} is {pr.state}")
-    request = ReviewRequest(
-        installation_id=installation,
-        owner=ev.repository.owner.login,
-        repo=ev.repository.name,
-        number=pr.number,
-        head_sha=pr.head.sha,
-        base_sha=pr.base.sha,
-        draft=bool(pr.draft),
-        private=_private(ev),
-        trigger=name,
+    request = _request(
+        name, ev, installation, number=pr.number, head_sha=pr.head.sha, base_sha=pr.base.sha, draft=bool(pr.draft)
     )
     return Routed(disposition=Disposition.REVIEW, reason=f"{name} #{pr.number} at {pr.head.sha[:7]}", request=request)
 
@@ -247,15 +246,7 @@ def _check_run(name: str, ev: Any) -> Routed:
         return Routed(disposition=Disposition.IGNORED, reason=f"{name}: check run {run.name!r} is not ours")
     parsed = parse_external_id(run.external_id)
     number = parsed[2] if parsed else (run.pull_requests[0].number if run.pull_requests else None)
-    request = ReviewRequest(
-        installation_id=installation,
-        owner=ev.repository.owner.login,
-        repo=ev.repository.name,
-        number=number,
-        head_sha=run.head_sha,
-        private=_private(ev),
-        trigger=name,
-    )
+    request = _request(name, ev, installation, number=number, head_sha=run.head_sha)
     return Routed(disposition=Disposition.REVIEW, reason=f"{name} at {run.head_sha[:7]}", request=request)
 
 
@@ -264,13 +255,6 @@ def _check_suite(name: str, ev: Any) -> Routed:
     if installation is None:
         return _no_installation(name)
     suite = ev.check_suite
-    request = ReviewRequest(
-        installation_id=installation,
-        owner=ev.repository.owner.login,
-        repo=ev.repository.name,
-        number=suite.pull_requests[0].number if suite.pull_requests else None,
-        head_sha=suite.head_sha,
-        private=_private(ev),
-        trigger=name,
-    )
+    number = suite.pull_requests[0].number if suite.pull_requests else None
+    request = _request(name, ev, installation, number=number, head_sha=suite.head_sha)
     return Routed(disposition=Disposition.REVIEW, reason=f"{name} at {suite.head_sha[:7]}", request=request)

@@ -75,11 +75,7 @@ class RedisReportStore:
             raise InfrastructureError(f"cannot read the report from Redis: {exc}") from None
         if raw is None:
             return None
-        record = StoredRecord.model_validate_json(raw)
-        if record.expired(self.clock()):
-            self.delete(report_id)
-            return None
-        return record
+        return _unexpired(self, StoredRecord.model_validate_json(raw))
 
     def delete(self, report_id: str) -> None:
         if valid_id(report_id):
@@ -88,6 +84,14 @@ class RedisReportStore:
     def sweep(self) -> int:
         """Redis expires keys by itself; nothing to sweep."""
         return 0
+
+
+def _unexpired(store: RedisReportStore | LocalReportStore, record: StoredRecord) -> StoredRecord | None:
+    """The record, or None (and deleted) once it has expired."""
+    if record.expired(store.clock()):
+        store.delete(record.id)
+        return None
+    return record
 
 
 class LocalReportStore:
@@ -124,10 +128,7 @@ class LocalReportStore:
             log.warning("report %s: unreadable file, deleted (%s)", report_id, type(exc).__name__)
             self.delete(report_id)
             return None
-        if record.expired(self.clock()):
-            self.delete(report_id)
-            return None
-        return record
+        return _unexpired(self, record)
 
     def delete(self, report_id: str) -> None:
         if valid_id(report_id):
