@@ -1,0 +1,262 @@
+"""Security checks on one tool's model-visible text (tool poisoning): hidden text, instructions addressed to the
+model, encoded payloads and parameters that ask for what the tool has no use for.
+
+Each check reads every `Field` of the tool (app/audit/rules/poison_text.py) and returns one failing verdict per
+offending field, naming the field, what was found and a safe excerpt; `PASS` when nothing is found. The
+patterns are the rules' options (rules/TC50x-*.yml); what lives here is how they are applied: invisible
+characters with their legitimate uses (emoji sequences, right-to-left text) set apart, negations ("never send
+credentials") not read as instructions, and exemptions for what the tool's own name says it is for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.audit.models import Tool
+from app.audit.rules import decoding
+from app.audit.rules.poison_text import TAG_END, TAG_START, Field, excerpt, fields, invisible, related, show
+from app.audit.rules.registry import COUNT, PASS, REGEX_LIST, WORD_LIST, Target, Verdict, compiled, register
+
+LABELLED_REGEXES = {"type": "object", "minProperties": 1, "additionalProperties": REGEX_LIST}
+LABELLED_WORDS = {"type": "object", "additionalProperties": WORD_LIST}
+POSITIVE = {"type": "integer", "minimum": 1}
+DETAILS = ("where", "what", "evidence")
+# Scripts written right to left use LRM/RLM/ALM and Arabic format characters legitimately.
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+_RTL_FORMAT = frozenset({0x200E, 0x200F, 0x061C, 0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F})
+_BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+_JOINERS = frozenset({0x200C, 0x200D})
+_BLACK_FLAG = 0x1F3F4  # emoji subdivision flags: U+1F3F4, tag letters, U+E007F cancel tag
+
+
+@dataclass(frozen=True)
+class Offense:
+    start: int
+    end: int
+    label: str
+    evidence: str | None = None  # shown instead of the excerpt (encoded payloads show what they decode to)
+
+
+def describe(offenses: Sequence[Offense]) -> str:
+    counts: dict[str, int] = {}
+    for o in offenses:
+        counts[o.label] = counts.get(o.label, 0) + 1
+    return ", ".join(label if n == 1 else f"{label} ({n} places)" for label, n in counts.items())
+
+
+def details_of(field: Field, offenses: Sequence[Offense]) -> dict[str, str]:
+    """The message details of one offending field: where, what (with counts), and the first offense shown."""
+    first = min(offenses, key=lambda o: (o.start, o.end))
+    evidence = first.evidence or excerpt(field.text, first.start, first.end)
+    return {"where": field.where, "what": describe(offenses), "evidence": evidence}
+
+
+def _verdicts(found: Iterable[tuple[Field, list[Offense]]]) -> Verdict | list[Verdict]:
+    failures = [
+        Verdict(False, details_of(field, offenses), anchor=field.anchor, parameter=field.parameter)
+        for field, offenses in found
+        if offenses
+    ]
+    return failures or PASS
+
+
+# --- TC501 hidden text ---------------------------------------------------------------------------------
+
+
+def _legitimate(text: str, i: int, rtl: bool) -> bool:
+    """An invisible character doing its ordinary job: joining emoji or letters, a BOM, RTL marks."""
+    o = ord(text[i])
+    before = text[i - 1] if i > 0 else ""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    if o == 0xFEFF and i == 0:
+        return True
+    if o in _RTL_FORMAT:
+        return rtl
+    if o in _JOINERS or 0xFE00 <= o <= 0xFE0F:
+        return bool(before) and ord(before) > 0x7F and not invisible(before) and (
+            o not in _JOINERS or (bool(after) and ord(after) > 0x7F))
+    return False
+
+
+def _kind(o: int) -> str:
+    if TAG_START <= o <= TAG_END:
+        return "Unicode tag characters"
+    if o in _BIDI or o in _RTL_FORMAT:
+        return "bidirectional controls"
+    if o < 0x20 or 0x7F <= o <= 0x9F:
+        return "control characters"
+    return "zero-width or invisible characters"
+
+
+def hidden_characters(text: str) -> list[Offense]:
+    """Runs of invisible characters that are not doing an ordinary typographic job."""
+    out: list[Offense] = []
+    rtl = bool(_RTL.search(text))
+    i = 0
+    while i < len(text):
+        o = ord(text[i])
+        if not invisible(text[i]) or _legitimate(text, i, rtl):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(text) and invisible(text[j]) and _kind(ord(text[j])) == _kind(o):
+            j += 1
+        flag = TAG_START <= o <= TAG_END and i > 0 and ord(text[i - 1]) == _BLACK_FLAG and ord(text[j - 1]) == TAG_END
+        if not flag:
+            out.append(Offense(i, j, _kind(o)))
+        i = j
+    return out
+
+
+@register(
+    "hidden_text",
+    Target.TOOL,
+    options={"min_spaces": POSITIVE, "min_line_breaks": POSITIVE, "markup": REGEX_LIST},
+    required=("min_spaces", "min_line_breaks", "markup"),
+    details=DETAILS,
+)
+def hidden_text(tool: Tool, options: Mapping[str, Any]) -> Verdict | list[Verdict]:
+    """Invisible characters, whitespace runs long enough to push text out of view, and hidden markup."""
+    runs = re.compile(rf"[^\S\n]{{{options['min_spaces']},}}|(?:[^\S\n]*\n){{{options['min_line_breaks']},}}")
+    markup = compiled(tuple(options["markup"]))
+    found = []
+    for field in fields(tool):
+        offenses = hidden_characters(field.text)
+        if field.kind != "name":
+            offenses += [Offense(m.start(), m.end(), "a long run of whitespace") for m in runs.finditer(field.text)]
+            offenses += [Offense(m.start(), m.end(), "hidden markup") for m in markup.finditer(field.text)]
+        found.append((field, offenses))
+    return _verdicts(found)
+
+
+# --- TC502 instructions addressed to the model ---------------------------------------------------------
+
+
+def _negated(text: str, start: int, negations: re.Pattern[str]) -> bool:
+    """A negation in the same clause just before `start` ("never send credentials", "do not include")."""
+    clause = re.split(r"[.;:!?\n]", text[max(0, start - 40) : start])[-1]
+    return bool(negations.search(clause))
+
+
+def _harvest(text: str, options: Mapping[str, Any]) -> list[Offense]:
+    """An action verb followed closely by a secret-bearing object, or a well-known secret file, not negated."""
+    negations = compiled(tuple(options["negations"]))
+    objects = compiled(tuple(options["sensitive_objects"]))
+    out: list[Offense] = []
+    window = options["window_chars"]
+    for verb in compiled(tuple(options["harvest_verbs"])).finditer(text):
+        obj = objects.search(text, verb.end(), verb.end() + window)
+        if obj and not re.search(r"[.;!?\n]", text[verb.end() : obj.start()]) and not _negated(
+                text, verb.start(), negations):
+            out.append(Offense(verb.start(), obj.end(), "asks for credentials, secrets or private files"))
+    for path in compiled(tuple(options["sensitive_paths"])).finditer(text):
+        if not _negated(text, path.start(), negations):
+            out.append(Offense(path.start(), path.end(), "names a file that holds secrets"))
+    return out
+
+
+@register(
+    "model_instructions",
+    Target.TOOL,
+    options={
+        "instructions": LABELLED_REGEXES,
+        "harvest_verbs": REGEX_LIST,
+        "sensitive_objects": REGEX_LIST,
+        "sensitive_paths": REGEX_LIST,
+        "negations": REGEX_LIST,
+        "window_chars": POSITIVE,
+        "purpose_words": WORD_LIST,
+    },
+    required=("instructions", "harvest_verbs", "sensitive_objects", "sensitive_paths", "negations",
+              "window_chars", "purpose_words"),
+    details=DETAILS,
+)
+def model_instructions(tool: Tool, options: Mapping[str, Any]) -> Verdict | list[Verdict]:
+    """Text that tells the model what to do beyond using this tool: about other tools, the conversation,
+    secrecy towards the user, or credentials and files (unless the tool's name says that is its job)."""
+    labelled = [(label, compiled(tuple(patterns))) for label, patterns in sorted(options["instructions"].items())]
+    own_purpose = related(tool, options["purpose_words"])
+    found = []
+    for field in fields(tool):
+        if field.kind == "name":
+            continue
+        offenses = [Offense(m.start(), m.end(), label) for label, rx in labelled for m in rx.finditer(field.text)]
+        if not own_purpose:
+            offenses += _harvest(field.text, options)
+        found.append((field, offenses))
+    return _verdicts(found)
+
+
+# --- TC504 encoded payloads ----------------------------------------------------------------------------
+
+
+def _declared_encoded(tool: Tool, parameter: str | None, words: Sequence[str]) -> bool:
+    """The parameter says its values are encoded (contentEncoding, or a word like 'base64' in its text)."""
+    if parameter is None:
+        return False
+    schema = tool.properties.get(parameter)
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("contentEncoding"):
+        return True
+    text = f"{parameter} {schema.get('description') or ''} {schema.get('format') or ''}".lower()
+    return any(w in text for w in words)
+
+
+@register(
+    "encoded_payload",
+    Target.TOOL,
+    options={"min_base64": POSITIVE, "min_hex": POSITIVE, "min_words": COUNT, "encoded_value_words": WORD_LIST},
+    required=("min_base64", "min_hex", "min_words", "encoded_value_words"),
+    details=DETAILS,
+)
+def encoded_payload(tool: Tool, options: Mapping[str, Any]) -> Verdict | list[Verdict]:
+    """Base64, hex, percent-encoded or escaped runs that decode to readable text (shown decoded, never run).
+
+    Example, default, enum and const values of a parameter that declares encoded values are its data, not text.
+    """
+    found = []
+    for field in fields(tool):
+        if field.kind == "name":
+            continue
+        if field.kind in ("example", "default", "enum", "const") and _declared_encoded(
+                tool, field.parameter, options["encoded_value_words"]):
+            continue
+        hits = decoding.payloads(field.text, min_base64=options["min_base64"], min_hex=options["min_hex"],
+                                 min_words=options["min_words"])
+        offenses = [Offense(p.start, p.end, f"{p.encoding} text",
+                            f'{show(field.text[p.start:p.end], limit=40)} reads "{show(p.decoded, limit=90)}"')
+                    for p in hits]
+        found.append((field, offenses))
+    return _verdicts(found)
+
+
+# --- TC505 exfiltration-shaped parameters --------------------------------------------------------------
+
+
+@register(
+    "exfiltration_parameter",
+    Target.TOOL,
+    options={"requests": LABELLED_REGEXES, "purpose_words": LABELLED_WORDS},
+    required=("requests", "purpose_words"),
+    details=DETAILS,
+)
+def exfiltration_parameter(tool: Tool, options: Mapping[str, Any]) -> Verdict | list[Verdict]:
+    """A parameter whose text asks for the conversation, the model's instructions, secrets or file contents,
+    unless the tool's name says that is what it works on (`summarize_chat` may take the chat)."""
+    purposes = options["purpose_words"]
+    labelled = [
+        (label, compiled(tuple(patterns)))
+        for label, patterns in sorted(options["requests"].items())
+        if not related(tool, purposes.get(label, []))
+    ]
+    found = []
+    for field in fields(tool):
+        if field.parameter is None or field.kind not in ("description", "title"):
+            continue
+        found.append((field, [Offense(m.start(), m.end(), label) for label, rx in labelled
+                              for m in rx.finditer(field.text)]))
+    return _verdicts(found)
