@@ -19,6 +19,7 @@ from app.audit.models import Tool
 from app.audit.rules import decoding
 from app.audit.rules.poison_text import TAG_END, TAG_START, Field, excerpt, fields, invisible, related, show
 from app.audit.rules.registry import COUNT, PASS, REGEX_LIST, WORD_LIST, Target, Verdict, compiled, register
+from app.audit.text import split_identifier
 
 LABELLED_REGEXES = {"type": "object", "minProperties": 1, "additionalProperties": REGEX_LIST}
 LABELLED_WORDS = {"type": "object", "additionalProperties": WORD_LIST}
@@ -135,45 +136,65 @@ def hidden_text(tool: Tool, options: Mapping[str, Any]) -> Verdict | list[Verdic
 # --- TC502 instructions addressed to the model ---------------------------------------------------------
 
 
-def _negated(text: str, start: int, negations: re.Pattern[str]) -> bool:
-    """A negation in the same clause just before `start` ("never send credentials", "do not include")."""
-    clause = re.split(r"[.;:!?\n]", text[max(0, start - 40) : start])[-1]
-    return bool(negations.search(clause))
+_CLAUSE_END = re.compile(r"[.;:!?\n,()]")
+# Words that put the object out of the verb's reach: "extract text FROM password-protected PDFs".
+_PREPOSITIONS = re.compile(r"\b(?:from|in|into|with|on|at|to|for|by|about|inside|within|behind|via|through|when|if)\b",
+                           re.IGNORECASE)
+_MAX_GAP_WORDS = 4
 
 
-def _harvest(text: str, options: Mapping[str, Any]) -> list[Offense]:
-    """An action verb followed closely by a secret-bearing object, or a well-known secret file, not negated."""
+def _clause_before(text: str, start: int) -> str:
+    return _CLAUSE_END.split(text[max(0, start - 80) : start])[-1]
+
+
+def _takes_credentials(tool: Tool, words: Sequence[str]) -> bool:
+    """The tool declares a parameter for a credential (`api_key`, `password`, `authToken`)."""
+    return any(w in words for name in tool.properties for w in split_identifier(name))
+
+
+def _harvest(tool: Tool, text: str, options: Mapping[str, Any]) -> list[Offense]:
+    """An imperative verb whose direct object is a secret-bearing object, or a well-known secret file; neither
+    negated in its clause ("never send credentials" is advice, not an instruction)."""
     negations = compiled(tuple(options["negations"]))
+    leads = compiled(tuple(options["imperative_leads"]))
     objects = compiled(tuple(options["sensitive_objects"]))
+    verbs = list(options["harvest_verbs"])
+    if not _takes_credentials(tool, options["credential_parameter_words"]):
+        verbs += options["transfer_verbs"]
     out: list[Offense] = []
-    window = options["window_chars"]
-    for verb in compiled(tuple(options["harvest_verbs"])).finditer(text):
-        obj = objects.search(text, verb.end(), verb.end() + window)
-        if obj and not re.search(r"[.;!?\n]", text[verb.end() : obj.start()]) and not _negated(
-                text, verb.start(), negations):
-            out.append(Offense(verb.start(), obj.end(), "asks for credentials, secrets or private files"))
+    for verb in compiled(tuple(verbs)).finditer(text):
+        before = _clause_before(text, verb.start())
+        if negations.search(before) or not leads.search(before):
+            continue
+        obj = objects.search(text, verb.end(), verb.end() + options["window_chars"])
+        if obj is None:
+            continue
+        gap = text[verb.end() : obj.start()]
+        if _CLAUSE_END.search(gap) or _PREPOSITIONS.search(gap) or len(gap.split()) > _MAX_GAP_WORDS:
+            continue
+        out.append(Offense(verb.start(), obj.end(), "asks for credentials, secrets or private files"))
     for path in compiled(tuple(options["sensitive_paths"])).finditer(text):
-        if not _negated(text, path.start(), negations):
+        if not negations.search(_clause_before(text, path.start())):
             out.append(Offense(path.start(), path.end(), "names a file that holds secrets"))
     return out
 
 
-@register(
-    "model_instructions",
-    Target.TOOL,
-    options={
-        "instructions": LABELLED_REGEXES,
-        "harvest_verbs": REGEX_LIST,
-        "sensitive_objects": REGEX_LIST,
-        "sensitive_paths": REGEX_LIST,
-        "negations": REGEX_LIST,
-        "window_chars": POSITIVE,
-        "purpose_words": WORD_LIST,
-    },
-    required=("instructions", "harvest_verbs", "sensitive_objects", "sensitive_paths", "negations",
-              "window_chars", "purpose_words"),
-    details=DETAILS,
-)
+_INSTRUCTION_OPTIONS = {
+    "instructions": LABELLED_REGEXES,
+    "harvest_verbs": REGEX_LIST,
+    "transfer_verbs": REGEX_LIST,
+    "credential_parameter_words": WORD_LIST,
+    "imperative_leads": REGEX_LIST,
+    "sensitive_objects": REGEX_LIST,
+    "sensitive_paths": REGEX_LIST,
+    "negations": REGEX_LIST,
+    "window_chars": POSITIVE,
+    "purpose_words": WORD_LIST,
+}
+
+
+@register("model_instructions", Target.TOOL, options=_INSTRUCTION_OPTIONS, required=tuple(_INSTRUCTION_OPTIONS),
+          details=DETAILS)
 def model_instructions(tool: Tool, options: Mapping[str, Any]) -> Verdict | list[Verdict]:
     """Text that tells the model what to do beyond using this tool: about other tools, the conversation,
     secrecy towards the user, or credentials and files (unless the tool's name says that is its job)."""
@@ -185,7 +206,7 @@ def model_instructions(tool: Tool, options: Mapping[str, Any]) -> Verdict | list
             continue
         offenses = [Offense(m.start(), m.end(), label) for label, rx in labelled for m in rx.finditer(field.text)]
         if not own_purpose:
-            offenses += _harvest(field.text, options)
+            offenses += _harvest(tool, field.text, options)
         found.append((field, offenses))
     return _verdicts(found)
 
@@ -255,8 +276,10 @@ def exfiltration_parameter(tool: Tool, options: Mapping[str, Any]) -> Verdict | 
     ]
     found = []
     for field in fields(tool):
-        if field.parameter is None or field.kind not in ("description", "title"):
+        if field.parameter is None or field.kind not in ("description", "title", "name"):
             continue
-        found.append((field, [Offense(m.start(), m.end(), label) for label, rx in labelled
-                              for m in rx.finditer(field.text)]))
+        # A name is read as words, so `conversation_history` asks for what "conversation history" does.
+        text = " ".join(split_identifier(field.text)) if field.kind == "name" else field.text
+        found.append((field, [Offense(m.start(), m.end(), label, show(field.text) if field.kind == "name" else None)
+                              for label, rx in labelled for m in rx.finditer(text)]))
     return _verdicts(found)

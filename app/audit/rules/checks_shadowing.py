@@ -22,6 +22,8 @@ from app.audit.rules.registry import REGEX_LIST, Failure, SetOutcome, Target, co
 _IDENTIFIER = r"[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*"
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
 PLACEHOLDER = "{tool}"
+# "this tool", "any tool", "the other tool": not a reference to another tool by name.
+_NOT_A_NAME = frozenset("this that the a an any other another each every same which what your our its one".split())
 
 
 @lru_cache(maxsize=64)
@@ -40,7 +42,7 @@ def _patterns(templates: tuple[str, ...], reference: str) -> tuple[re.Pattern[st
 
 def _offenses(field: Field, tool: Tool, *, names: frozenset[str], uses: Sequence[re.Pattern[str]],
               directives: re.Pattern[str], claims: Sequence[re.Pattern[str]]) -> list[Offense]:
-    own = {tool.name, *tool.properties}
+    own = {tool.name, *tool.properties, *_NOT_A_NAME}
     out: list[Offense] = []
     for sentence in _SENTENCE.finditer(field.text):
         text, base = sentence.group(0), sentence.start()
@@ -49,7 +51,7 @@ def _offenses(field: Field, tool: Tool, *, names: frozenset[str], uses: Sequence
             for m in pattern.finditer(text):
                 ref = m.group("ref")
                 named = ref in names or re.fullmatch(_IDENTIFIER, ref) or m.group("suffix")
-                if ref in own or not named:
+                if ref in own or ref.lower() in _NOT_A_NAME or not named:
                     continue
                 if needs_directive and not directives.search(text, m.end()):
                     continue

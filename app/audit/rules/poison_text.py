@@ -144,13 +144,13 @@ def _visible_char_run(run: str) -> str:
 
 def invisible(ch: str) -> bool:
     """A character a person does not see: format and control characters (but tab and line breaks), line and
-    paragraph separators, variation selectors, Hangul fillers."""
+    paragraph separators, variation selectors, Hangul and Khmer fillers, the blank Braille pattern."""
     if ch in "\t\n\r":
         return False
     cat = unicodedata.category(ch)
     o = ord(ch)
     return cat in ("Cf", "Cc", "Zl", "Zp") or 0xFE00 <= o <= 0xFE0F or 0xE0100 <= o <= 0xE01EF or o in (
-        0x115F, 0x1160, 0x3164, 0xFFA0, 0x034F, 0x180E)
+        0x115F, 0x1160, 0x3164, 0xFFA0, 0x034F, 0x180E, 0x17B4, 0x17B5, 0x2800)
 
 
 def _clip(text: str, limit: int) -> str:
