@@ -88,12 +88,13 @@ def _schema_fields(schema: Any, *, label: str, parameter: str | None, depth: int
         if not isinstance(children, dict):
             continue
         for name, child in children.items():
+            shown = show(str(name), limit=60)
             if depth == 0 and key == "properties":
-                top, child_label = str(name), f"parameter `{name}`, "
+                top, child_label = str(name), f"parameter `{shown}`, "
             elif depth == 0:
-                top, child_label = None, f"schema `{name}`, "
+                top, child_label = None, f"schema `{shown}`, "
             else:
-                top, child_label = parameter, f"{label}property `{name}`, "
+                top, child_label = parameter, f"{label}property `{shown}`, "
             yield Field(str(name), f"{child_label}name", "name", top)
             yield from _schema_fields(child, label=child_label, parameter=top, depth=depth + 1)
 
@@ -203,11 +204,23 @@ def show(text: str, *, limit: int = SPAN_CHARS) -> str:
 
 
 def excerpt(text: str, start: int, end: int) -> str:
-    """The span `text[start:end]` with a little context each side, cut at spaces, shown safely."""
-    left = text[max(0, start - CONTEXT_CHARS) : start]
-    right = text[end : end + CONTEXT_CHARS]
-    if start > CONTEXT_CHARS and " " in left:
-        left = "…" + left.split(" ", 1)[1]
-    if end + CONTEXT_CHARS < len(text) and " " in right:
-        right = right.rsplit(" ", 1)[0] + "…"
-    return f"{show(left, limit=CONTEXT_CHARS + 2)}{show(text[start:end])}{show(right, limit=CONTEXT_CHARS + 2)}"
+    """The span `text[start:end]` with a little context each side, shown safely.
+
+    The context is widened to whole words before it is shown, so a key next to the span is masked whole
+    rather than cut in two with its first half quoted; only then is it clipped to CONTEXT_CHARS.
+    """
+    left_at = max(0, start - CONTEXT_CHARS)
+    while left_at > 0 and not text[left_at - 1].isspace():
+        left_at -= 1
+    right_at = min(len(text), end + CONTEXT_CHARS)
+    while right_at < len(text) and not text[right_at].isspace():
+        right_at += 1
+    left = show(text[left_at:start], limit=len(text))
+    right = show(text[end:right_at], limit=len(text))
+    if len(left) > CONTEXT_CHARS:
+        left, left_at = left[-CONTEXT_CHARS:].split(" ", 1)[-1], left_at + 1
+    if len(right) > CONTEXT_CHARS:
+        right, right_at = right[:CONTEXT_CHARS].rsplit(" ", 1)[0], right_at - 1
+    before = "…" if left_at > 0 else ""
+    after = "…" if right_at < len(text) else ""
+    return f"{before}{left}{show(text[start:end])}{right}{after}"
