@@ -30,6 +30,7 @@ _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _RTL_FORMAT = frozenset({0x200E, 0x200F, 0x061C, 0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F})
 _BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
 _JOINERS = frozenset({0x200C, 0x200D})
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _BLACK_FLAG = 0x1F3F4  # emoji subdivision flags: U+1F3F4, tag letters, U+E007F cancel tag
 
 
@@ -94,6 +95,8 @@ def _kind(o: int) -> str:
 
 def hidden_characters(text: str) -> list[Offense]:
     """Runs of invisible characters that are not doing an ordinary typographic job."""
+    if text.isascii() and not _ASCII_CONTROL.search(text):
+        return []
     out: list[Offense] = []
     rtl = bool(_RTL.search(text))
     i = 0
@@ -158,10 +161,15 @@ def _harvest(tool: Tool, text: str, options: Mapping[str, Any]) -> list[Offense]
     negations = compiled(tuple(options["negations"]))
     leads = compiled(tuple(options["imperative_leads"]))
     objects = compiled(tuple(options["sensitive_objects"]))
+    out: list[Offense] = []
+    for path in compiled(tuple(options["sensitive_paths"])).finditer(text):
+        if not negations.search(_clause_before(text, path.start())):
+            out.append(Offense(path.start(), path.end(), "names a file that holds secrets"))
+    if not objects.search(text):
+        return out
     verbs = list(options["harvest_verbs"])
     if not _takes_credentials(tool, options["credential_parameter_words"]):
         verbs += options["transfer_verbs"]
-    out: list[Offense] = []
     for verb in compiled(tuple(verbs)).finditer(text):
         before = _clause_before(text, verb.start())
         if negations.search(before) or not leads.search(before):
@@ -173,9 +181,6 @@ def _harvest(tool: Tool, text: str, options: Mapping[str, Any]) -> list[Offense]
         if _CLAUSE_END.search(gap) or _PREPOSITIONS.search(gap) or len(gap.split()) > _MAX_GAP_WORDS:
             continue
         out.append(Offense(verb.start(), obj.end(), "asks for credentials, secrets or private files"))
-    for path in compiled(tuple(options["sensitive_paths"])).finditer(text):
-        if not negations.search(_clause_before(text, path.start())):
-            out.append(Offense(path.start(), path.end(), "names a file that holds secrets"))
     return out
 
 

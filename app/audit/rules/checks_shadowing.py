@@ -19,43 +19,53 @@ from app.audit.rules.checks_poison import DETAILS, Offense, details_of
 from app.audit.rules.poison_text import Field, fields
 from app.audit.rules.registry import REGEX_LIST, Failure, SetOutcome, Target, compiled, register
 
-_IDENTIFIER = r"[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*"
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 PLACEHOLDER = "{tool}"
 # "this tool", "any tool", "the other tool": not a reference to another tool by name.
 _NOT_A_NAME = frozenset("this that the a an any other another each every same which what your our its one".split())
 
 
-@lru_cache(maxsize=64)
-def _reference(names: tuple[str, ...]) -> str:
-    listed = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if len(n) >= 3)
-    alternatives = f"{listed}|{_IDENTIFIER}|\\w+" if listed else f"{_IDENTIFIER}|\\w+"
-    # A bare word counts only as "the X tool"; identifiers and listed names count on their own.
-    return rf"(?:the\s+)?[`'\"]?(?P<ref>{alternatives})[`'\"]?(?P<suffix>\s+tool\b)?"
+# Any word that may be a tool's name (MCP names are [A-Za-z0-9_.-]); whether it is one is decided after the
+# match (a listed name, an identifier, or "the X tool"), which keeps the patterns free of a long alternation.
+REFERENCE = r"(?:the\s+)?[`'\"]?(?P<ref>[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])[`'\"]?(?P<suffix>\s+tool\b)?"
 
 
 @lru_cache(maxsize=64)
-def _patterns(templates: tuple[str, ...], reference: str) -> tuple[re.Pattern[str], ...]:
-    """Each template on its own (they all name the group `ref`), case-insensitive like every rule pattern."""
-    return tuple(re.compile(t.replace(PLACEHOLDER, reference), re.IGNORECASE) for t in templates)
+def _patterns(templates: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], re.Pattern[str] | None], ...]:
+    """Each template compiled on its own (they all name the group `ref`), case-insensitive like every rule
+    pattern, with what follows `{tool}` compiled apart: a template that opens with the reference would try
+    every word of the text, so its tail is searched first and the template skipped when the tail is absent."""
+    out = []
+    for template in templates:
+        tail = template.split(PLACEHOLDER, 1)[1]
+        full = re.compile(template.replace(PLACEHOLDER, REFERENCE), re.IGNORECASE)
+        out.append((full, re.compile(tail, re.IGNORECASE) if template.startswith(PLACEHOLDER) and tail else None))
+    return tuple(out)
 
 
-def _offenses(field: Field, tool: Tool, *, names: frozenset[str], uses: Sequence[re.Pattern[str]],
-              directives: re.Pattern[str], claims: Sequence[re.Pattern[str]]) -> list[Offense]:
-    own = {tool.name, *tool.properties, *_NOT_A_NAME}
+Compiled = Sequence[tuple[re.Pattern[str], re.Pattern[str] | None]]
+
+
+def _offenses(field: Field, tool: Tool, *, names: frozenset[str], uses: Compiled, directives: re.Pattern[str],
+              claims: Compiled) -> list[Offense]:
+    own = {tool.name, *tool.properties}
     out: list[Offense] = []
-    for sentence in _SENTENCE.finditer(field.text):
-        text, base = sentence.group(0), sentence.start()
-        checks = [(p, True) for p in uses] + [(p, False) for p in claims]
-        for pattern, needs_directive in checks:
-            for m in pattern.finditer(text):
-                ref = m.group("ref")
-                named = ref in names or re.fullmatch(_IDENTIFIER, ref) or m.group("suffix")
-                if ref in own or ref.lower() in _NOT_A_NAME or not named:
-                    continue
-                if needs_directive and not directives.search(text, m.end()):
-                    continue
-                out.append(Offense(base + m.start(), base + len(text.rstrip()), f"instructions about `{ref}`"))
+    text = field.text
+    checks = [(p, True) for p in uses] + [(p, False) for p in claims]
+    for (pattern, tail), needs_directive in checks:
+        if tail is not None and not tail.search(text):
+            continue
+        for m in pattern.finditer(text):
+            ref = m.group("ref")
+            named = ref in names or _IDENTIFIER.fullmatch(ref) or m.group("suffix")
+            if ref in own or ref.lower() in _NOT_A_NAME or not named:
+                continue
+            end = _SENTENCE_END.search(text, m.end())
+            stop = end.start() if end else len(text)
+            if needs_directive and not directives.search(text, m.end(), stop):
+                continue
+            out.append(Offense(m.start(), stop, f"instructions about `{ref}`"))
     return out
 
 
@@ -73,9 +83,8 @@ def shadowing(tools: Sequence[Tool], options: Mapping[str, Any]) -> SetOutcome:
     only with one of `directives` after it in the same sentence.
     """
     names = frozenset(t.name for t in tools)
-    reference = _reference(tuple(sorted(names)))
-    uses = _patterns(tuple(options["uses"]), reference)
-    claims = _patterns(tuple(options["claims"]), reference)
+    uses = _patterns(tuple(options["uses"]))
+    claims = _patterns(tuple(options["claims"]))
     directives = compiled(tuple(options["directives"]))
     failures: list[Failure] = []
     for index, tool in enumerate(tools):

@@ -88,7 +88,7 @@ def _schema_fields(schema: Any, *, label: str, parameter: str | None, depth: int
         if not isinstance(children, dict):
             continue
         for name, child in children.items():
-            shown = show(str(name), limit=60)
+            shown = str(name) if str(name).isascii() and str(name).isprintable() else show(str(name), limit=60)
             if depth == 0 and key == "properties":
                 top, child_label = str(name), f"parameter `{shown}`, "
             elif depth == 0:
@@ -99,8 +99,18 @@ def _schema_fields(schema: Any, *, label: str, parameter: str | None, depth: int
             yield from _schema_fields(child, label=child_label, parameter=top, depth=depth + 1)
 
 
-def fields(tool: Tool) -> list[Field]:
-    """Every model-visible string of `tool`, in a stable order."""
+# fields() memo: id(tool) -> (the tool, kept so the id is not reused; a fingerprint of its text; its fields).
+_MEMO: dict[int, tuple[Tool, str, tuple[Field, ...]]] = {}
+_MEMO_SIZE = 4096
+
+
+def fields(tool: Tool) -> tuple[Field, ...]:
+    """Every model-visible string of `tool`, in a stable order. Five rules read them, so they are kept per tool
+    object while its text is unchanged (a repr fingerprint costs a fifth of walking the schema again)."""
+    fingerprint = repr((tool.name, tool.title, tool.description, tool.annotations, tool.input_schema))
+    memo = _MEMO.get(id(tool))
+    if memo is not None and memo[0] is tool and memo[1] == fingerprint:
+        return memo[2]
     out = [Field(tool.name, "name", "name")]
     if tool.title:
         out.append(Field(tool.title, "title", "title"))
@@ -110,7 +120,10 @@ def fields(tool: Tool) -> list[Field]:
     if isinstance(annotations.get("title"), str):
         out.append(Field(annotations["title"], "annotations title", "title"))
     out.extend(_schema_fields(tool.input_schema, label="input schema ", parameter=None))
-    return out
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[id(tool)] = (tool, fingerprint, tuple(out))
+    return _MEMO[id(tool)][2]
 
 
 def purpose_words(tool: Tool) -> frozenset[str]:
