@@ -69,7 +69,8 @@ def _verdicts(found: Iterable[tuple[Field, list[Offense]]]) -> Verdict | list[Ve
 
 
 def _legitimate(text: str, i: int, rtl: bool) -> bool:
-    """An invisible character doing its ordinary job: joining emoji or letters, a BOM, RTL marks."""
+    """An invisible character doing its ordinary job: joining emoji or letters, a keycap, a hyphenation point,
+    a leading BOM, RTL marks in right-to-left text."""
     o = ord(text[i])
     before = text[i - 1] if i > 0 else ""
     after = text[i + 1] if i + 1 < len(text) else ""
@@ -77,6 +78,10 @@ def _legitimate(text: str, i: int, rtl: bool) -> bool:
         return True
     if o in _RTL_FORMAT:
         return rtl
+    if o == 0x00AD:  # a soft hyphen inside a word: a hyphenation point ("Donau\u00addampf")
+        return before.isalpha() and after.isalpha()
+    if 0xFE00 <= o <= 0xFE0F and after == "\u20e3":  # keycap emoji: 1 U+FE0F U+20E3
+        return True
     if o in _JOINERS or 0xFE00 <= o <= 0xFE0F:
         return bool(before) and ord(before) > 0x7F and not invisible(before) and (
             o not in _JOINERS or (bool(after) and ord(after) > 0x7F))

@@ -28,7 +28,8 @@ _NOT_A_NAME = frozenset("this that the a an any other another each every same wh
 
 # Any word that may be a tool's name (MCP names are [A-Za-z0-9_.-]); whether it is one is decided after the
 # match (a listed name, an identifier, or "the X tool"), which keeps the patterns free of a long alternation.
-REFERENCE = r"(?:the\s+)?[`'\"]?(?P<ref>[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])[`'\"]?(?P<suffix>\s+tool\b)?"
+REFERENCE = (r"(?:the\s+)?[`'\"]?(?P<ref>[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])[`'\"]?(?P<suffix>\s+tool\b)?"
+             r"(?:\s+(?:of|from|in)\s+(?:the\s+)?[\w.-]+\s+(?:server|mcp|integration|plugin|extension)\b)?")
 
 
 @lru_cache(maxsize=64)
