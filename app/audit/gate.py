@@ -70,7 +70,9 @@ def evaluate_gate(
             parts = []
             if result.regressions:
                 parts.append(f"{len(result.regressions)} case regression(s)")
-            severe = [f for f in result.findings_introduced if f.severity.value == "error"]
+            # New security errors already gave their own reason above.
+            severe = [f for f in result.findings_introduced
+                      if f.severity == Severity.ERROR and f.dimension != Dimension.SECURITY]
             if severe:
                 parts.append(f"{len(severe)} new error finding(s)")
             if parts:

@@ -90,3 +90,8 @@ def test_security_findings_are_not_scored() -> None:
     unscored = audit(poisoned, suite=suite, selector=SELECTOR, rules=without)
     assert _security(scored.findings) and not _security(unscored.findings)
     assert (scored.scores, scored.overall) == (unscored.scores, unscored.overall)
+
+
+def test_a_new_security_error_is_one_reason_not_also_a_regression() -> None:
+    gate = evaluate_gate(_pair(_forecast(CLEAN), _forecast(POISONED)), fail_on_regression=True)
+    assert len(gate.reasons) == 1 and "security" in gate.reasons[0]
