@@ -3,7 +3,7 @@
 Security rules (TC5xx) read every string a client passes to the model: the tool's name, title and description,
 the annotations' title, and in the input schema every description, title, enum value, const, default and
 example, at any depth, plus property names. Each string is a `Field` that knows where it sits, so a finding
-says "parameter `notes`, description" and points at that parameter's lines.
+says "description of parameter `notes`" and points at that parameter's lines.
 
 `show()` renders an offending span for a person: invisible characters become `<U+200B>`, Unicode tag runs
 show the ASCII they hide, long whitespace runs become `<120 spaces>`, line breaks `⏎`, and long key-like
@@ -41,7 +41,7 @@ class Field:
     """One model-visible string of a tool. `parameter` is the top-level parameter it belongs to, if any."""
 
     text: str
-    where: str  # "description", "parameter `mode`, enum value" ...
+    where: str  # "description", "enum value of parameter `mode`" ...
     kind: str  # description | title | name | enum | const | default | example
     parameter: str | None = None
 
@@ -67,36 +67,45 @@ def _strings(value: Any) -> Iterator[str]:
 _KIND = {"enum": "enum", "const": "const", "default": "default", "examples": "example", "example": "example"}
 
 
-def _schema_fields(schema: Any, *, label: str, parameter: str | None, depth: int = 0) -> Iterator[Field]:
+def _where(kind: str, owner: str) -> str:
+    """'description of parameter `mode`', 'enum value of parameter `filter.state`', 'input schema title'."""
+    word = kind if kind in ("description", "title", "name") else f"{kind} value"
+    return f"{word} of {owner}" if owner else f"input schema {word}"
+
+
+def _shown(name: str) -> str:
+    return name if name.isascii() and name.isprintable() else show(name, limit=60)
+
+
+def _schema_fields(schema: Any, *, owner: str, parameter: str | None, depth: int = 0) -> Iterator[Field]:
+    """Strings of `schema`; `owner` names what they describe ("parameter `filter.state`"), "" at the root."""
     if not isinstance(schema, dict) or depth > 12:
         return
     for key in TEXT_KEYS:
         if key not in schema:
             continue
         kind = _KIND.get(key, key)
-        where = f"{label}{key}" if kind in ("description", "title") else f"{label}{kind} value"
         for text in _strings(schema[key]):
-            yield Field(text, where, kind, parameter)
+            yield Field(text, _where(kind, owner), kind, parameter)
     for key in SUB_SCHEMA:
-        yield from _schema_fields(schema.get(key), label=label, parameter=parameter, depth=depth + 1)
+        yield from _schema_fields(schema.get(key), owner=owner, parameter=parameter, depth=depth + 1)
     for key in SUB_SCHEMA_LISTS:
         items = schema.get(key)
         for item in items if isinstance(items, list) else ():
-            yield from _schema_fields(item, label=label, parameter=parameter, depth=depth + 1)
+            yield from _schema_fields(item, owner=owner, parameter=parameter, depth=depth + 1)
     for key in SUB_SCHEMA_MAPS:
         children = schema.get(key)
         if not isinstance(children, dict):
             continue
         for name, child in children.items():
-            shown = str(name) if str(name).isascii() and str(name).isprintable() else show(str(name), limit=60)
             if depth == 0 and key == "properties":
-                top, child_label = str(name), f"parameter `{shown}`, "
+                top, child_owner = str(name), f"parameter `{_shown(str(name))}`"
             elif depth == 0:
-                top, child_label = None, f"schema `{shown}`, "
+                top, child_owner = None, f"schema `{_shown(str(name))}`"
             else:
-                top, child_label = parameter, f"{label}property `{shown}`, "
-            yield Field(str(name), f"{child_label}name", "name", top)
-            yield from _schema_fields(child, label=child_label, parameter=top, depth=depth + 1)
+                top, child_owner = parameter, f"{owner[:-1]}.{_shown(str(name))}`" if owner else f"`{name}`"
+            yield Field(str(name), _where("name", child_owner), "name", top)
+            yield from _schema_fields(child, owner=child_owner, parameter=top, depth=depth + 1)
 
 
 # fields() memo: id(tool) -> (the tool, kept so the id is not reused; a fingerprint of its text; its fields).
@@ -119,7 +128,7 @@ def fields(tool: Tool) -> tuple[Field, ...]:
     annotations = tool.annotations if isinstance(tool.annotations, dict) else {}
     if isinstance(annotations.get("title"), str):
         out.append(Field(annotations["title"], "annotations title", "title"))
-    out.extend(_schema_fields(tool.input_schema, label="input schema ", parameter=None))
+    out.extend(_schema_fields(tool.input_schema, owner="", parameter=None))
     if len(_MEMO) >= _MEMO_SIZE:
         _MEMO.clear()
     _MEMO[id(tool)] = (tool, fingerprint, tuple(out))
