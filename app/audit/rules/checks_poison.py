@@ -149,6 +149,8 @@ _CLAUSE_END = re.compile(r"[.;:!?\n,()]")
 _PREPOSITIONS = re.compile(r"\b(?:from|in|into|with|on|at|to|for|by|about|inside|within|behind|via|through|when|if)\b",
                            re.IGNORECASE)
 _MAX_GAP_WORDS = 4
+# The end of the clause a destination is looked for in (not a colon or dot inside a URL or an address).
+_DESTINATION_END = re.compile(r"[;!?\n]|[.,:](?=\s|$)")
 
 
 def _clause_before(text: str, start: int) -> str:
@@ -158,6 +160,29 @@ def _clause_before(text: str, start: int) -> str:
 def _takes_credentials(tool: Tool, words: Sequence[str]) -> bool:
     """The tool declares a parameter for a credential (`api_key`, `password`, `authToken`)."""
     return any(w in words for name in tool.properties for w in split_identifier(name))
+
+
+def _direct_object_end(text: str, verb: re.Match[str], objects: re.Pattern[str], negations: re.Pattern[str],
+                       leads: re.Pattern[str], window: int) -> int | None:
+    """Where the secret-bearing direct object of an imperative, not negated `verb` ends; None if there is none."""
+    before = _clause_before(text, verb.start())
+    if negations.search(before) or not leads.search(before):
+        return None
+    obj = objects.search(text, verb.end(), verb.end() + window)
+    if obj is None:
+        return None
+    gap = text[verb.end() : obj.start()]
+    if _CLAUSE_END.search(gap) or _PREPOSITIONS.search(gap) or len(gap.split()) > _MAX_GAP_WORDS:
+        return None
+    return obj.end()
+
+
+def _destination(tool: Tool, text: str, start: int, destinations: re.Pattern[str]) -> bool:
+    """The rest of the clause hands the object to one of the tool's parameters, a field, an address or a URL."""
+    clause = _DESTINATION_END.split(text[start : start + 120], maxsplit=1)[0]
+    if destinations.search(clause):
+        return True
+    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", clause) for name in tool.properties)
 
 
 def _harvest(tool: Tool, text: str, options: Mapping[str, Any]) -> list[Offense]:
@@ -172,20 +197,17 @@ def _harvest(tool: Tool, text: str, options: Mapping[str, Any]) -> list[Offense]
             out.append(Offense(path.start(), path.end(), "names a file that holds secrets"))
     if not objects.search(text):
         return out
-    verbs = list(options["harvest_verbs"])
-    if not _takes_credentials(tool, options["credential_parameter_words"]):
-        verbs += options["transfer_verbs"]
-    for verb in compiled(tuple(verbs)).finditer(text):
-        before = _clause_before(text, verb.start())
-        if negations.search(before) or not leads.search(before):
-            continue
-        obj = objects.search(text, verb.end(), verb.end() + options["window_chars"])
-        if obj is None:
-            continue
-        gap = text[verb.end() : obj.start()]
-        if _CLAUSE_END.search(gap) or _PREPOSITIONS.search(gap) or len(gap.split()) > _MAX_GAP_WORDS:
-            continue
-        out.append(Offense(verb.start(), obj.end(), "asks for credentials, secrets or private files"))
+    harvest = compiled(tuple(options["harvest_verbs"]))
+    transfer = None if _takes_credentials(tool, options["credential_parameter_words"]) else compiled(
+        tuple(options["transfer_verbs"]))
+    for verbs, needs_destination in ((harvest, False), (transfer, True)):
+        for verb in verbs.finditer(text) if verbs is not None else ():
+            end = _direct_object_end(text, verb, objects, negations, leads, options["window_chars"])
+            if end is None:
+                continue
+            if needs_destination and not _destination(tool, text, end, compiled(tuple(options["destinations"]))):
+                continue
+            out.append(Offense(verb.start(), end, "asks for credentials, secrets or private files"))
     return out
 
 
@@ -193,6 +215,7 @@ _INSTRUCTION_OPTIONS = {
     "instructions": LABELLED_REGEXES,
     "harvest_verbs": REGEX_LIST,
     "transfer_verbs": REGEX_LIST,
+    "destinations": REGEX_LIST,
     "credential_parameter_words": WORD_LIST,
     "imperative_leads": REGEX_LIST,
     "sensitive_objects": REGEX_LIST,
