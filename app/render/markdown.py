@@ -2,7 +2,7 @@
 
 Two budgets hold for any pull request: at most `VISIBLE_LINE_BUDGET` lines outside closed `<details>`
 blocks, and at most `max_chars` characters in all. The comment is first rendered with the default caps;
-while too many lines are visible the largest visible list gives up a row (its rows move into a closed
+while too many lines are visible a list gives up a row (in SHRINK_ORDER; the row moves into a closed
 block); while the body is too long the closed blocks hold fewer rows, and the footer says what was cut
 and where the rest is (the stored report page, or the JSON export on the command line).
 """
@@ -22,9 +22,18 @@ from app.render.views import comparison_context, report_context
 GITHUB_COMMENT_LIMIT = 65_536
 # What a reviewer reads without a click: a headline and small tables (the issue's budget).
 VISIBLE_LINE_BUDGET = 40
-# The fewest visible rows a list keeps when lines are short: one regression, one changed tool, one
-# poisoning finding stay in sight; findings on changed tools may all move into their closed block.
-MIN_VISIBLE = {"security": 1, "tools": 1, "regressions": 1, "findings": 0}
+# When too many lines are visible, lists give up rows in this order, each down to the floor named:
+# findings on changed tools first, the regressions last (they are what the comment is for); one
+# regression, one changed tool and one poisoning finding always stay in sight.
+SHRINK_ORDER = (
+    ("findings", 2),
+    ("tools", 3),
+    ("findings", 0),
+    ("security", 3),
+    ("tools", 1),
+    ("security", 1),
+    ("regressions", 1),
+)
 
 _DETAILS = re.compile(r"<details>.*?</details>", re.DOTALL)
 
@@ -36,20 +45,17 @@ def visible_lines(body: str) -> int:
 
 
 def _fewer_visible(caps: Caps, view: CommentView) -> Caps | None:
-    """Caps with one visible row less in the longest visible list, or None when none can shrink."""
+    """Caps with one visible row less in the first list of SHRINK_ORDER above its floor, or None."""
     shown = {
         "security": min(caps.security, len(view.security_new)),
         "tools": min(caps.tools, len(view.tools)),
         "regressions": min(caps.regressions, len(view.regressions)),
         "findings": min(caps.findings, len(view.findings_changed)),
     }
-    shrinkable = [k for k, n in shown.items() if n > MIN_VISIBLE[k]]
-    if not shrinkable:
-        return None
-    # Findings give way first, the regressions last: they are what the comment is for.
-    order = ["findings", "tools", "security", "regressions"]
-    key = max(shrinkable, key=lambda k: (shown[k], -order.index(k)))
-    return caps.model_copy(update={key: shown[key] - 1})
+    for key, floor in SHRINK_ORDER:
+        if shown[key] > floor:
+            return caps.model_copy(update={key: shown[key] - 1})
+    return None
 
 
 def _collapsed(view: CommentView, caps: Caps) -> list[Section]:
@@ -57,7 +63,12 @@ def _collapsed(view: CommentView, caps: Caps) -> list[Section]:
 
 
 def _cut(sections: list[Section]) -> list[str]:
-    return [f"{s.total - len(s.rows):,} of {s.summary}" for s in sections if len(s.rows) < s.total]
+    out = []
+    for s in sections:
+        n = s.total - len(s.rows)
+        if n > 0:
+            out.append(f"{n:,} {(s.one if n == 1 else s.many).removeprefix('more ')}")
+    return out
 
 
 def comment_context(
