@@ -1,14 +1,16 @@
 """Rewrite the golden PR comments: `python -m tests.render.regenerate` (then review the diff by eye).
 
-Writes tests/render/golden/demo.md, and one file per pair of ../shared/corpora/pairs/ when the corpus is
-next to this checkout (masked: see tests/render/goldens.py).
+Writes tests/render/golden/demo.md, one file per pair of ../shared/corpora/pairs/ when the corpus is next
+to this checkout (masked: see tests/render/goldens.py), and the screenshot of the demo's comment in
+docs/pr-comment.png when Debian's chromium and Playwright are installed.
 """
 
 from __future__ import annotations
 
 import sys
 
-from tests.conftest import SHARED
+from tests.browser.comment_page import CHROMIUM, screenshot
+from tests.conftest import ROOT, SHARED
 from tests.render.goldens import GOLDEN, demo_comment, golden_path, pair_comment, pair_names
 
 
@@ -24,8 +26,14 @@ def main() -> int:
             written.append(path)
     else:
         print(f"{pairs_dir} is absent: only the demo's golden comment was written", file=sys.stderr)
+    picture = ROOT / "docs" / "pr-comment.png"
+    if CHROMIUM.exists():
+        screenshot(written[0].read_text(), picture)
+        written.append(picture)
+    else:
+        print(f"{CHROMIUM} is absent: {picture.name} was not redrawn", file=sys.stderr)
     for path in written:
-        print(path.relative_to(GOLDEN.parents[2]))
+        print(path.relative_to(ROOT))
     return 0
 
 
