@@ -11,6 +11,7 @@ is a rendering decision only: the JSON export keeps everything.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel
@@ -59,6 +60,30 @@ def tool_order(t: ToolSummary) -> tuple[float, int, str]:
 
 def _involves(f: Finding, names: set[str]) -> bool:
     return (f.tool or "") in names or (f.other_tool or "") in names
+
+
+# The closed blocks in their order: key, and the summary's noun for one row and for several.
+COLLAPSED = (
+    ("security_more", "more new tool-poisoning finding", "more new tool-poisoning findings"),
+    ("tools_more", "more changed tool", "more changed tools"),
+    ("regressions_more", "more regression", "more regressions"),
+    ("findings_more", "more new finding on changed tools", "more new findings on changed tools"),
+    ("improvements", "improvement", "improvements"),
+    ("findings_unchanged", "new finding on unchanged tools", "new findings on unchanged tools"),
+    ("resolved", "resolved finding", "resolved findings"),
+    ("security_base", "tool-poisoning finding the base already had", "tool-poisoning findings the base already had"),
+    (
+        "coverage",
+        "coverage change (its tool exists on one side only; not a regression)",
+        "coverage changes (their tools exist on one side only; not regressions)",
+    ),
+    (
+        "unstable",
+        "unstable case (repeats disagreed; no claim made)",
+        "unstable cases (repeats disagreed; no claim made)",
+    ),
+    ("notes", "note", "notes"),
+)
 
 
 class Section(BaseModel):
@@ -117,68 +142,35 @@ class CommentView(BaseModel):
 
     def collapsed(self, caps: Caps) -> list[Section]:
         """The closed `<details>` blocks, in order, each with every row it would hold without a budget."""
-        sections = [
-            Section(
-                key="security_more",
-                one="more new tool-poisoning finding",
-                many="more new tool-poisoning findings",
-                rows=self.security_new[caps.security :],
-            ),
-            Section(
-                key="tools_more", one="more changed tool", many="more changed tools", rows=self.tools[caps.tools :]
-            ),
-            Section(
-                key="regressions_more",
-                one="more regression",
-                many="more regressions",
-                rows=self.regressions[caps.regressions :],
-            ),
-            Section(
-                key="findings_more",
-                one="more new finding on changed tools",
-                many="more new findings on changed tools",
-                rows=self.findings_changed[caps.findings :],
-            ),
-            Section(key="improvements", one="improvement", many="improvements", rows=self.improvements),
-            Section(
-                key="findings_unchanged",
-                one="new finding on unchanged tools",
-                many="new findings on unchanged tools",
-                rows=self.findings_unchanged,
-            ),
-            Section(key="resolved", one="resolved finding", many="resolved findings", rows=self.resolved),
-            Section(
-                key="security_base",
-                one="tool-poisoning finding the base already had",
-                many="tool-poisoning findings the base already had",
-                rows=self.security_base,
-            ),
-            Section(
-                key="coverage",
-                one="coverage change (its tool exists on one side only; not a regression)",
-                many="coverage changes (their tools exist on one side only; not regressions)",
-                rows=self.coverage,
-            ),
-            Section(
-                key="unstable",
-                one="unstable case (repeats disagreed; no claim made)",
-                many="unstable cases (repeats disagreed; no claim made)",
-                rows=self.unstable,
-            ),
-            Section(key="notes", one="note", many="notes", rows=self.notes),
-        ]
-        return [s for s in sections if s.rows]
+        rows: dict[str, list[Any]] = {
+            "security_more": self.security_new[caps.security :],
+            "tools_more": self.tools[caps.tools :],
+            "regressions_more": self.regressions[caps.regressions :],
+            "findings_more": self.findings_changed[caps.findings :],
+            "improvements": self.improvements,
+            "findings_unchanged": self.findings_unchanged,
+            "resolved": self.resolved,
+            "security_base": self.security_base,
+            "coverage": self.coverage,
+            "unstable": self.unstable,
+            "notes": self.notes,
+        }
+        return [Section(key=key, one=one, many=many, rows=rows[key]) for key, one, many in COLLAPSED if rows[key]]
 
 
 def headline_counts(c: Comparison) -> dict[str, int]:
-    view_security = sum(1 for f in c.findings_introduced if f.dimension == Dimension.SECURITY)
+    """The headline's counts, taken from the same lists the tables show."""
     return {
         "regressions": len(c.regressions),
         "improvements": len(c.improvements),
         "changed_tools": len(c.tool_changes),
-        "security": view_security,
+        "security": sum(1 for f in c.findings_introduced if f.dimension == Dimension.SECURITY),
     }
 
 
+_SHA = re.compile(r"[0-9a-f]{7,64}")
+
+
 def is_sha(ref: str | None) -> bool:
-    return bool(ref) and len(ref or "") >= 7 and all(ch in "0123456789abcdef" for ch in ref or "")
+    """A commit SHA (the App's refs) rather than a file name (the command line's)."""
+    return bool(ref and _SHA.fullmatch(ref))
