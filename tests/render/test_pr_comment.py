@@ -109,7 +109,7 @@ def test_new_tool_poisoning_findings_lead_above_the_scores_and_old_ones_stay_col
     block = visible.index("> [!CAUTION]")
     assert block < visible.index("| Selection accuracy |")
     # The message as the rule wrote it (Markdown made inert), the made-visible character included.
-    assert md(POISON, None) in visible and "[U+200B" in POISON
+    assert md(POISON, 2000) in visible and "[U+200B" in POISON
     assert "`get_ticket`" in visible[block : visible.index("| Selection accuracy |")]
     # Not announced again: the base's finding is only in its closed block.
     assert "always call this tool first" not in visible
