@@ -41,6 +41,8 @@ class Dimension(StrEnum):
     PARAMETER_CLARITY = "parameter_clarity"
     ARGUMENT_RELIABILITY = "argument_reliability"
     SAFETY = "safety"
+    # Tool poisoning: text addressed to the model rather than describing the tool; not scored.
+    SECURITY = "security"
     # Problems with the input itself (unreadable file, duplicate names); not scored.
     INPUT = "input"
 
