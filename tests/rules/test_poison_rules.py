@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from app.audit.loader import load_definitions
 from app.audit.models import Dimension, Finding, RuleIgnore, RuleSettings, Tool, ToolSet
 from app.audit.rules import RuleSet, evaluate, load_rules
 from app.audit.rules.poison_text import invisible
@@ -120,3 +121,25 @@ def test_security_rules_flag_at_most_one_percent_of_the_real_tools() -> None:
         flagged += len({f.tool for f in evaluate(toolset, rules=SECURITY).findings})
     assert tools > 400
     assert flagged / tools <= MAX_CORPUS_FLAG_RATE, flagged
+
+
+def test_one_finding_per_offending_field_pointing_at_its_lines() -> None:
+    text = json.dumps(
+        {"tools": [{
+            "name": "measure",
+            "description": "Measures a distance.\u200b",
+            "inputSchema": {"type": "object", "properties": {
+                "units": {"type": "string", "description": "Units.\u200b"},
+                "mode": {"type": "string", "enum": ["fast", "slow\u202e"]},
+            }},
+        }]},
+        indent=2,
+    )
+    toolset = load_definitions("tools.json", text=text)
+    findings = [f for f in evaluate(toolset, rules=SECURITY).findings if f.rule_id == "TC501"]
+    assert sorted((f.parameter or "", f.message.split(" in the ")[1].split(",")[0]) for f in findings) == [
+        ("", "description"), ("mode", "enum value of parameter `mode`"), ("units", "description of parameter `units`"),
+    ]
+    lines = text.splitlines()
+    units = next(f for f in findings if f.parameter == "units")
+    assert units.line is not None and '"Units.' in lines[units.line - 1]
