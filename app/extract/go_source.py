@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tree_sitter import Node
@@ -65,13 +66,15 @@ _ITEM_OPTS = {
 }
 
 
-_TOOL_TYPES = {"mcp.Tool"}
+# `mcp.Tool` and the `Tool` types of other packages (wrapper types such as `api.Tool` with the same fields).
+_TOOL_TYPE = re.compile(r"^(?:\w+\.)?Tool$")
+_TOOL_LIST = re.compile(r"^\[\]\*?(?:\w+\.)?Tool$")
 _IMPORTS = "(import_spec path: (_) @path)"
-_TOOL_LISTS = {"[]*mcp.Tool", "[]mcp.Tool"}
-# `x.NewTool(...)` calls and composite literals of a qualified `Tool` type or a slice of them.
+# `x.NewTool(...)` calls and composite literals of a `Tool` type (qualified or this package's) or a slice of them.
 _CANDIDATES = """
 (call_expression function: (selector_expression field: (field_identifier) @f (#eq? @f "NewTool"))) @new
 (composite_literal type: (qualified_type name: (type_identifier) @t (#eq? @t "Tool"))) @literal
+(composite_literal type: (type_identifier) @u (#eq? @u "Tool")) @literal
 (composite_literal type: (slice_type) @s (#match? @s "Tool$")) @literal
 """
 
@@ -100,8 +103,8 @@ def extract_go(
             _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
     for node in found.get("literal", []):
         kind = text(node.child_by_field_name("type") or node)
-        literals = [node] if kind in _TOOL_TYPES else []
-        if kind in _TOOL_LISTS:
+        literals = [node] if _TOOL_TYPE.match(kind) else []
+        if _TOOL_LIST.match(kind):
             for element in (node.child_by_field_name("body") or node).named_children:
                 inner = element.named_children[0] if element.named_children else element
                 if inner.type == "literal_value":
