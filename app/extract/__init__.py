@@ -174,9 +174,11 @@ def _extract_one(
     except ValueError:
         raise DefinitionError(f"unknown source language {lang!r}", file=display) from None
     if kind is Language.PYTHON:
-        py_modules = context.py_modules.loader(path.resolve()) if path.exists() else None
-        major = (fastmcp_major(path) if path.exists() else None) or 3
-        return extract_python(text, file=display, modules=py_modules, fastmcp_major=major)
+        on_disk = path.exists()
+        py_modules = context.py_modules.loader(path.resolve()) if on_disk else None
+        opener = context.py_modules.opener(path.resolve()) if on_disk else None
+        major = (fastmcp_major(path) if on_disk else None) or 3
+        return extract_python(text, file=display, modules=py_modules, fastmcp_major=major, opener=opener)
     if kind is Language.GO:
         from app.extract.go_source import extract_go
         from app.extract.paths import mcp_go_lists_empty_required

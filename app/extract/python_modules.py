@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from app.extract.python_calls import Module, Opener
 from app.extract.python_values import ModuleLoader, module_definitions
 
 # How many folders above the importing file an absolute `pkg.module` may start (src/ layouts, monorepos).
@@ -13,10 +14,28 @@ MAX_ANCESTORS = 6
 
 
 class PyModules:
-    """Reads each imported module once per extraction run; `loader(file)` gives the ModuleLoader of one file."""
+    """Reads each imported module once per extraction run; `loader(file)` gives the ModuleLoader of one file,
+    `opener(file)` the modules it imports as trees (for the functions registered as tools)."""
 
     def __init__(self) -> None:
         self._cache: dict[Path, dict[str, ast.expr | ast.ClassDef] | None] = {}
+        self._trees: dict[Path, Module | None] = {}
+
+    def opener(self, importer: Path) -> Opener:
+        def open_module(module: str, level: int) -> Module | None:
+            target = _find(importer, module, level)
+            if target is None:
+                return None
+            if target not in self._trees:
+                self._trees[target] = None
+                try:
+                    tree = ast.parse(target.read_text(encoding="utf-8"))
+                except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+                    return None
+                self._trees[target] = Module(target, tree, self.loader(target), self.opener(target))
+            return self._trees[target]
+
+        return open_module
 
     def loader(self, importer: Path) -> ModuleLoader:
         def load(module: str, level: int) -> dict[str, ast.expr | ast.ClassDef] | None:
