@@ -9,7 +9,8 @@ Registration sites are counted without the extractor, by the line patterns in `S
 - Python: `@x.tool` decorators, the call form `x.tool(...)(handler)`, `x.add_tool(...)` (unless its argument is a
   variable assigned from `Tool.from_function(...)` in the same file, which is counted instead), `Tool.from_function(`,
   and low-level `Tool(name=...)`.
-- TypeScript/JavaScript: `x.registerTool(`, `x.tool("name", ...)`, and `tool({` object helpers.
+- TypeScript/JavaScript: `x.registerTool(`, `x.tool("name", ...)`, and tools built by helpers: object entries
+  `name: tool({` / `name: injectableTool({`, and `tool({ name: ...`.
 - Go: mcp-go `NewTool("name"` and struct literals `pkg.Tool{` / `Tool{` (go-sdk, wrapper types).
 Files under test, example, dependency and dot folders, and test files, are skipped, as the extractor skips them.
 A site counts as extracted when its file yields a tool: per file, min(sites, tools whose location is that file).
@@ -50,7 +51,8 @@ SITE_PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "ts": [
         re.compile(r"\.registerTool\("),
         re.compile(r"\.tool\(\s*['\"`]"),
-        re.compile(r"\btool\(\{"),
+        re.compile(r"^\s*['\"]?\w+['\"]?\s*:\s*\w*[tT]ool\(\s*\{"),
+        re.compile(r"\b\w*[tT]ool\(\s*\{\s*name\s*:"),
     ],
     "go": [
         re.compile(r"\bNewTool\(\s*\""),
