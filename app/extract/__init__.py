@@ -184,7 +184,11 @@ def _extract_one(
         from app.extract.paths import mcp_go_lists_empty_required
 
         empty_required = mcp_go_lists_empty_required(path) if path.exists() else True
-        return extract_go(text, file=display, empty_required=empty_required, package=context.package(path))
+        from app.extract.go_calls import module_of
+
+        module = module_of(path.resolve().parent) if path.exists() else None
+        return extract_go(text, file=display, empty_required=empty_required, package=context.package(path),
+                          module=module)
     from app.extract.paths import zod_is_v4
     from app.extract.ts_source import extract_ts
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
+from app.extract.go_calls import imports_of
 from app.extract.go_values import GoScope
 from app.extract.treesitter import parser, text
 
@@ -21,6 +22,9 @@ class GoPackage:
     helpers: dict[str, list[Node]] = field(default_factory=dict)
     # go-sdk schema helper name -> properties it sets: `func H(s *jsonschema.Schema) *jsonschema.Schema`.
     schema_helpers: dict[str, list[tuple[str, Node]]] = field(default_factory=dict)
+    # Function name -> its declaration and the imports of its file (helpers followed by go_calls).
+    functions: dict[str, tuple[Node, dict[str, str]]] = field(default_factory=dict)
+    imports: dict[str, str] = field(default_factory=dict)  # of all its files
     trees: list[Tree] = field(default_factory=list)  # keeps the nodes' trees alive
 
 
@@ -61,7 +65,11 @@ def index_package(folder: Path) -> GoPackage:
         tree = parser("go").parse(source)
         package.trees.append(tree)
         package.constants.update(GoScope(tree.root_node).nodes)
+        imports = imports_of(tree.root_node)
+        package.imports.update(imports)
         for decl in tree.root_node.named_children:
+            if decl.type == "function_declaration" and decl.child_by_field_name("name") is not None:
+                package.functions[text(decl.child_by_field_name("name"))] = (decl, imports)  # type: ignore[arg-type]
             if decl.type == "function_declaration":
                 options = _helper_options(decl)
                 name = decl.child_by_field_name("name")

@@ -8,6 +8,7 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
+from app.extract.go_calls import GoModule
 from app.extract.go_literals import annotations_of, tool_literal
 from app.extract.go_package import GoPackage
 from app.extract.go_values import GoScope
@@ -80,17 +81,19 @@ _CANDIDATES = """
 
 
 def extract_go(
-    source: str, *, file: str, empty_required: bool = True, package: GoPackage | None = None
+    source: str, *, file: str, empty_required: bool = True, package: GoPackage | None = None,
+    module: GoModule | None = None,
 ) -> FileResult:
     """Tools defined in one Go file. With `package`, constants and option helpers of the package's other files
-    are used; what stays unknown becomes TC090 findings.
+    are used, with `module` the helpers of the module's packages; what stays unknown becomes TC090 findings.
     `empty_required`: mcp-go v0.44+ lists `"required": []` when no parameter is required."""
     result = FileResult(file=file, language=Language.GO)
     tree = parser("go").parse(source.encode("utf-8"))
-    scope = GoScope(tree.root_node)
+    scope = GoScope(tree.root_node, module=module)
     helpers: dict[str, list[Node]] = {}
     if package is not None:
         scope.nodes = {**package.constants, **scope.nodes}
+        scope.functions = package.functions
         helpers = package.helpers
         scope.schema_helpers = package.schema_helpers
     go_sdk = "modelcontextprotocol/go-sdk" in source

@@ -11,6 +11,7 @@ from tree_sitter import Node
 
 from app.audit.models import LineRange
 from app.extract.common import Unresolved
+from app.extract.go_calls import GoModule, HelperCalls, imports_of
 from app.extract.go_locals import LocalVariables
 from app.extract.treesitter import fail, local_span, short, text, unescape
 
@@ -51,13 +52,20 @@ SCHEMA_FIELDS = {
     "Schema": "$schema",
 }
 _KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_COMPARISONS = {"==", "!=", "&&", "||"}
 
 
-class GoScope(LocalVariables):
-    """Package-level `const`/`var` declarations of one file."""
+class GoScope(LocalVariables, HelperCalls):
+    """Package-level `const`/`var` declarations of one file; with `module` and `functions`, the helpers of the
+    module are followed (app/extract/go_calls.py)."""
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, root: Node, *, module: GoModule | None = None) -> None:
         self.root = root
+        self.module = module
+        self.imports = imports_of(root)
+        self.functions: dict[str, tuple[Node, dict[str, str]]] = {}
+        self.env: dict[str, Any] = {}
+        self.depth = 0
         # Schema helpers of the package: name -> properties it sets (`schema.Properties["page"] = ...`).
         self.schema_helpers: dict[str, list[tuple[str, Node]]] = {}
         # Properties set on a local schema variable between its declaration and its use, by value node id.
@@ -97,6 +105,8 @@ class GoScope(LocalVariables):
                 return node
 
     def value(self, node: Node) -> Any:
+        if node.type == "identifier" and text(node) in self.env:
+            return self.env[text(node)]
         target = self.resolve(node)
         if target is node or node.type != "identifier":
             return self.patched(self._value(target), self.patches.get(target.id, []))
@@ -123,6 +133,10 @@ class GoScope(LocalVariables):
             return kind == "true"
         if kind == "nil":
             return None
+        if kind == "selector_expression" and self.module is not None:
+            return self.qualified(node)
+        if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) in _COMPARISONS:
+            return self.compare(node)
         if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) == "+":
             left = self.value(node.child_by_field_name("left"))  # type: ignore[arg-type]
             right = self.value(node.child_by_field_name("right"))  # type: ignore[arg-type]
@@ -133,6 +147,8 @@ class GoScope(LocalVariables):
             op = text(node.child_by_field_name("operator") or node)
             if operand is not None and op == "&":
                 return self.value(operand)
+            if operand is not None and op == "!" and isinstance(negated := self.value(operand), bool):
+                return not negated
             if operand is not None and op == "-":
                 number = self.value(operand)
                 if isinstance(number, (int, float)):
@@ -222,10 +238,12 @@ class GoScope(LocalVariables):
             key = self.resolve(args[0])
             if key.type == "interpreted_string_literal" and _KEY.match(self.string(key)):
                 return self.value(args[1])  # translation helper: the listed text is the default
-        if name.endswith(("Ptr", "ToBoolPtr", "BoolPtr", "IntPtr", "Float64Ptr")) and len(args) == 1:
+        if name.endswith(("Ptr", "ToBoolPtr", "BoolPtr", "IntPtr", "Float64Ptr", "ptr.To")) and len(args) == 1:
             return self.value(args[0])
         if name in {"json.RawMessage", "[]byte"} and len(args) == 1:
             raw = self.value(args[0])
+            if not isinstance(raw, (str, bytes)):
+                return raw  # the bytes of json.Marshal(value): the value itself
             try:
                 return json.loads(raw)
             except (TypeError, ValueError):
@@ -234,7 +252,7 @@ class GoScope(LocalVariables):
             return self.value(args[0])
         if name == "fmt.Sprintf" and args:
             return _sprintf(self.string(args[0]), [self.value(a) for a in args[1:]], node)
-        raise fail(node, f"`{short(node)}` is computed at run time")
+        return self.follow_call(node)
 
 
 def _sprintf(fmt: str, values: list[Any], node: Node) -> str:
