@@ -19,6 +19,7 @@ class LocalVariables:
 
     schema_helpers: dict[str, list[tuple[str, Node]]]
     patches: dict[int, list[tuple[str, Node]]]
+    map_patches: dict[int, list[tuple[str, Node]]]
     _locals: dict[tuple[int, str], Node | None]
 
     def string(self, node: Node) -> str:  # provided by GoScope
@@ -50,6 +51,7 @@ class LocalVariables:
         value: Node | None = None
         uses = 0
         patches: list[tuple[str, Node]] = []
+        entries: list[tuple[str, Node]] = []
         stack = [body]
         while stack:
             node = stack.pop()
@@ -61,6 +63,10 @@ class LocalVariables:
                 right = node.child_by_field_name("right") or node.child_by_field_name("value")
                 if left is not None and right is not None and text(left) == name and len(right.named_children) == 1:
                     value = right.named_children[0]
+            entry = self._map_entry(node, name)
+            if entry is not None:
+                entries.append(entry)
+                continue
             patch = self._patch(node, name)
             if patch is not None:
                 patches.extend(patch)
@@ -69,7 +75,24 @@ class LocalVariables:
         if value is None or uses != 2:  # the declaration and the reference being resolved
             return None
         self.patches[value.id] = patches
+        self.map_patches[value.id] = entries
         return value
+
+    def _map_entry(self, node: Node, name: str) -> tuple[str, Node] | None:
+        """`name["k"] = v` on a local map (`props := make(map[string]*jsonschema.Schema)`): ("k", v)."""
+        if node.type != "assignment_statement":
+            return None
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        target = left.named_children[0] if left is not None and len(left.named_children) == 1 else None
+        if target is None or target.type != "index_expression" or right is None or len(right.named_children) != 1:
+            return None
+        operand, index = target.child_by_field_name("operand"), target.child_by_field_name("index")
+        if operand is None or text(operand) != name or index is None:
+            return None
+        try:
+            return self.string(index), right.named_children[0]
+        except Unresolved:
+            return None
 
     def _patch(self, node: Node, name: str) -> list[tuple[str, Node]] | None:
         """Properties set by a statement `Helper(name)` or `name.Properties["k"] = v`; None for other nodes."""

@@ -70,6 +70,7 @@ class GoScope(LocalVariables, HelperCalls):
         self.schema_helpers: dict[str, list[tuple[str, Node]]] = {}
         # Properties set on a local schema variable between its declaration and its use, by value node id.
         self.patches: dict[int, list[tuple[str, Node]]] = {}
+        self.map_patches: dict[int, list[tuple[str, Node]]] = {}
         self._locals: dict[tuple[int, str], Node | None] = {}
         self.nodes: dict[str, Node] = {}
         for decl in root.named_children:
@@ -95,6 +96,8 @@ class GoScope(LocalVariables, HelperCalls):
         while True:
             if node.type in {"parenthesized_expression", "literal_element"} and node.named_children:
                 node = node.named_children[0]
+            elif node.type == "identifier" and text(node) in self.env:
+                return node
             elif node.type == "identifier" and text(node) in self.nodes and text(node) not in seen:
                 seen.add(text(node))
                 node = self.nodes[text(node)]
@@ -109,9 +112,9 @@ class GoScope(LocalVariables, HelperCalls):
             return self.env[text(node)]
         target = self.resolve(node)
         if target is node or node.type != "identifier":
-            return self.patched(self._value(target), self.patches.get(target.id, []))
+            return self._entries(self.patched(self._value(target), self.patches.get(target.id, [])), target)
         try:
-            return self.patched(self._value(target), self.patches.get(target.id, []))
+            return self._entries(self.patched(self._value(target), self.patches.get(target.id, [])), target)
         except Unresolved as exc:
             line = node.start_point[0] + 1
             where = f" (line {exc.line})" if exc.line != line else ""
@@ -161,6 +164,13 @@ class GoScope(LocalVariables, HelperCalls):
             return self._literal_value(node, schema=True)
         raise fail(node, f"`{short(node)}` is computed at run time")
 
+    def _entries(self, value: Any, target: Node) -> Any:
+        """A local map with the entries later statements set on it."""
+        entries = self.map_patches.get(target.id)
+        if entries and isinstance(value, dict):
+            value = {**value, **{key: self._element(node, schema=True) for key, node in entries}}
+        return value
+
     def patched(self, schema: Any, patches: list[tuple[str, Node]]) -> Any:
         """`schema` with the properties a helper or later statements set on it."""
         if patches and isinstance(schema, dict):
@@ -182,7 +192,10 @@ class GoScope(LocalVariables, HelperCalls):
             raise fail(node, "an empty composite literal")
         schema = kind.endswith(("Schema", "ToolInputSchema", "ToolOutputSchema", "ToolArgumentsSchema"))
         if kind.startswith(("[]", "map[")) or kind.endswith("Meta") or schema:
-            return self._literal_value(body, schema=schema, as_list=kind.startswith("[]"))
+            value = self._literal_value(body, schema=schema, as_list=kind.startswith("[]"))
+            if kind.endswith("jsonschema.Schema") and isinstance(value, dict) and value.get("required") == []:
+                del value["required"]  # `json:"required,omitempty"`: an empty list is not sent
+            return value
         raise fail(node, f"a `{kind}` value")
 
     def fields(self, body: Node) -> list[tuple[str, Node, Node]]:
@@ -248,6 +261,8 @@ class GoScope(LocalVariables, HelperCalls):
                 return json.loads(raw)
             except (TypeError, ValueError):
                 raise fail(node, "a json.RawMessage that is not JSON") from None
+        if name == "make" and args and text(args[0]).startswith("map["):
+            return {}
         if name in {"float64", "int", "int64", "string", "bool"} and len(args) == 1:
             return self.value(args[0])
         if name == "fmt.Sprintf" and args:
