@@ -7,18 +7,17 @@ value is then unknown, a TC090 finding). Nothing is built or run."""
 from __future__ import annotations
 
 import copy
+import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tree_sitter import Node
 
 from app.extract.treesitter import fail, short, text
-
-if TYPE_CHECKING:
-    from app.extract.go_package import GoPackage
-    from app.extract.go_values import GoScope
 
 # How deep helpers may call helpers; deeper chains are not followed (and recursion stops here).
 MAX_DEPTH = 8
@@ -75,7 +74,7 @@ def imports_of(root: Node) -> dict[str, str]:
     return out
 
 
-def call_function(callee: GoScope, decl: Node, args: list[Any], *, depth: int, at: Node) -> Any:
+def call_function(callee: Any, decl: Node, args: list[Any], *, depth: int, at: Node) -> Any:
     """The value `decl` returns for `args` (already evaluated), read statement by statement."""
     if depth > MAX_DEPTH:
         raise fail(at, f"`{short(at)}` calls helpers too deep to follow")
@@ -96,7 +95,7 @@ def call_function(callee: GoScope, decl: Node, args: list[Any], *, depth: int, a
     return result
 
 
-def _run(scope: GoScope, node: Node, at: Node) -> Any:
+def _run(scope: Any, node: Node, at: Node) -> Any:
     """Run a block (or one `else if` statement) until it returns; _NO_RETURN when it falls through."""
     for stmt in _statements(node) if node.type == "block" else [node]:
         kind = stmt.type
@@ -123,7 +122,7 @@ def _run(scope: GoScope, node: Node, at: Node) -> Any:
     return _NO_RETURN
 
 
-def _assign(scope: GoScope, stmt: Node) -> None:
+def _assign(scope: Any, stmt: Node) -> None:
     left, right = stmt.child_by_field_name("left"), stmt.child_by_field_name("right")
     targets = [text(n) for n in left.named_children] if left is not None else []
     values = [v for v in right.named_children] if right is not None else []
@@ -156,11 +155,13 @@ class HelperCalls:
     imports: dict[str, str]
     functions: dict[str, tuple[Node, dict[str, str]]]
     nodes: dict[str, Node]
+    # Reads a package folder of the module (app/extract/go_package.py's cached_package, given by the caller).
+    load_package: Callable[[Path], Any] | None
 
-    def value(self, node: Node) -> Any:  # provided by GoScope
+    def value(self, node: Node) -> Any:  # provided by Any
         raise NotImplementedError
 
-    def bound(self, env: dict[str, Any], *, depth: int) -> GoScope:
+    def bound(self, env: dict[str, Any], *, depth: int) -> Any:
         scope = copy.copy(self)
         scope.env, scope.depth = env, depth
         return scope  # type: ignore[return-value]
@@ -205,17 +206,38 @@ class HelperCalls:
         scope.imports = imports
         return scope
 
-    def _package(self, operand: Node | None) -> GoPackage | None:
-        from app.extract.go_package import cached_package
-
-        if operand is None or operand.type != "identifier" or self.module is None:
+    def _package(self, operand: Node | None) -> Any:
+        if operand is None or operand.type != "identifier" or self.module is None or self.load_package is None:
             return None
         path = self.imports.get(text(operand))
         folder = self.module.folder(path) if path is not None else None
-        return cached_package(folder) if folder is not None and folder.is_dir() else None
+        return self.load_package(folder) if folder is not None and folder.is_dir() else None
 
-    def _package_scope(self, package: GoPackage) -> HelperCalls:
+    def _package_scope(self, package: Any) -> HelperCalls:
         scope = copy.copy(self)
         scope.nodes, scope.functions, scope.imports = package.constants, package.functions, package.imports
         scope.env, scope._locals = {}, {}  # type: ignore[attr-defined]
         return scope
+
+
+def sprintf(fmt: str, values: list[Any], node: Node) -> str:
+    """fmt.Sprintf with %s, %d, %v and %% over constant arguments; other verbs are not guessed."""
+    out: list[str] = []
+    rest = iter(values)
+    parts = re.split(r"(%[%sdvq])", fmt)
+    for part in parts:
+        if part == "%%":
+            out.append("%")
+        elif part in {"%s", "%d", "%v", "%q"}:
+            value = next(rest, None)
+            if value is None or isinstance(value, (dict, list)) or (part == "%d" and not isinstance(value, int)):
+                raise fail(node, "a fmt.Sprintf whose arguments do not fit its verbs")
+            text_value = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            out.append(json.dumps(text_value) if part == "%q" else text_value)
+        elif "%" in part:
+            raise fail(node, f"a fmt.Sprintf verb in {part!r}")
+        else:
+            out.append(part)
+    if next(rest, None) is not None:
+        raise fail(node, "a fmt.Sprintf with extra arguments")
+    return "".join(out)

@@ -10,7 +10,7 @@ from tree_sitter import Node
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
 from app.extract.go_calls import GoModule
 from app.extract.go_literals import annotations_of, tool_literal
-from app.extract.go_package import GoPackage
+from app.extract.go_package import GoPackage, cached_package
 from app.extract.go_values import GoScope
 from app.extract.treesitter import captures, fail, parser, short, span, text
 
@@ -94,6 +94,7 @@ def extract_go(
     if package is not None:
         scope.nodes = {**package.constants, **scope.nodes}
         scope.functions = package.functions
+        scope.load_package = cached_package
         helpers = package.helpers
         scope.schema_helpers = package.schema_helpers
     go_sdk = "modelcontextprotocol/go-sdk" in source

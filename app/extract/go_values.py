@@ -11,7 +11,7 @@ from tree_sitter import Node
 
 from app.audit.models import LineRange
 from app.extract.common import Unresolved
-from app.extract.go_calls import GoModule, HelperCalls, imports_of
+from app.extract.go_calls import GoModule, HelperCalls, imports_of, sprintf
 from app.extract.go_locals import LocalVariables
 from app.extract.treesitter import fail, local_span, short, text, unescape
 
@@ -66,6 +66,7 @@ class GoScope(LocalVariables, HelperCalls):
         self.functions: dict[str, tuple[Node, dict[str, str]]] = {}
         self.env: dict[str, Any] = {}
         self.depth = 0
+        self.load_package = None
         # Schema helpers of the package: name -> properties it sets (`schema.Properties["page"] = ...`).
         self.schema_helpers: dict[str, list[tuple[str, Node]]] = {}
         # Properties set on a local schema variable between its declaration and its use, by value node id.
@@ -266,31 +267,8 @@ class GoScope(LocalVariables, HelperCalls):
         if name in {"float64", "int", "int64", "string", "bool"} and len(args) == 1:
             return self.value(args[0])
         if name == "fmt.Sprintf" and args:
-            return _sprintf(self.string(args[0]), [self.value(a) for a in args[1:]], node)
+            return sprintf(self.string(args[0]), [self.value(a) for a in args[1:]], node)
         return self.follow_call(node)
-
-
-def _sprintf(fmt: str, values: list[Any], node: Node) -> str:
-    """fmt.Sprintf with %s, %d, %v and %% over constant arguments; other verbs are not guessed."""
-    out: list[str] = []
-    rest = iter(values)
-    parts = re.split(r"(%[%sdvq])", fmt)
-    for part in parts:
-        if part == "%%":
-            out.append("%")
-        elif part in {"%s", "%d", "%v", "%q"}:
-            value = next(rest, None)
-            if value is None or isinstance(value, (dict, list)) or (part == "%d" and not isinstance(value, int)):
-                raise fail(node, "a fmt.Sprintf whose arguments do not fit its verbs")
-            text_value = ("true" if value else "false") if isinstance(value, bool) else str(value)
-            out.append(json.dumps(text_value) if part == "%q" else text_value)
-        elif "%" in part:
-            raise fail(node, f"a fmt.Sprintf verb in {part!r}")
-        else:
-            out.append(part)
-    if next(rest, None) is not None:
-        raise fail(node, "a fmt.Sprintf with extra arguments")
-    return "".join(out)
 
 
 def _schema_bool(value: Any) -> Any:

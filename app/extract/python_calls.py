@@ -6,13 +6,13 @@ lists and dicts. The handler is found statically: a function of this file, a met
 from __future__ import annotations
 
 import ast
-import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.extract.python_values import Constants, ModuleLoader, dotted, keyword
+from app.extract.common import Draft, FileResult, Language, Unresolved
+from app.extract.python_values import Constants, ModuleLoader, dotted, keyword, node_lines
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -151,71 +151,6 @@ class Handlers:
         return None
 
 
-def loop_bindings(tree: ast.Module, constants: Constants) -> dict[int, list[dict[str, ast.expr]]]:
-    """Calls inside `for v in [a, b]` / `for k, v in {...}.items()` over literals: one binding per element."""
-    out: dict[int, list[dict[str, ast.expr]]] = {}
-    for loop in ast.walk(tree):
-        if not isinstance(loop, ast.For):
-            continue
-        bindings = list(_bindings(loop.target, loop.iter, constants))
-        if not bindings:
-            continue
-        for node in (n for stmt in loop.body for n in ast.walk(stmt)):
-            if isinstance(node, ast.Call):
-                out[id(node)] = [{**outer, **inner} for outer in out.get(id(node), [{}]) for inner in bindings]
-    return out
-
-
-def _bindings(target: ast.expr, iterable: ast.expr, constants: Constants) -> Iterator[dict[str, ast.expr]]:
-    items = False
-    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items":
-        iterable, items = iterable.func.value, True
-    if isinstance(iterable, ast.Name) and iterable.id in constants.nodes:
-        iterable = constants.nodes[iterable.id]
-    if items and isinstance(iterable, ast.Dict):
-        pairs = zip(iterable.keys, iterable.values, strict=True)
-        elements: list[ast.expr] = [ast.Tuple(elts=[k, v], ctx=ast.Load()) for k, v in pairs if k is not None]
-    elif not items and isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
-        elements = list(iterable.elts)
-    else:
-        return
-    for element in elements:
-        bound = _unpack(target, element)
-        if bound is None:
-            return
-        yield bound
-
-
-def _unpack(target: ast.expr, value: ast.expr) -> dict[str, ast.expr] | None:
-    if isinstance(target, ast.Name):
-        return {target.id: value}
-    if isinstance(target, ast.Tuple) and isinstance(value, (ast.Tuple, ast.List)) and len(target.elts) == len(
-            value.elts):
-        out: dict[str, ast.expr] = {}
-        for t, v in zip(target.elts, value.elts, strict=True):
-            inner = _unpack(t, v)
-            if inner is None:
-                return None
-            out.update(inner)
-        return out
-    return None
-
-
-class _Substitute(ast.NodeTransformer):
-    def __init__(self, binding: dict[str, ast.expr]) -> None:
-        self.binding = binding
-
-    def visit_Name(self, node: ast.Name) -> Any:
-        if node.id in self.binding:
-            return ast.copy_location(copy.deepcopy(self.binding[node.id]), node)
-        return node
-
-
-def bound(call: ast.Call, binding: dict[str, ast.expr]) -> ast.Call:
-    """`call` with the loop variables replaced by one element's values (lines kept)."""
-    return _Substitute(binding).visit(copy.deepcopy(call))  # type: ignore[no-any-return]
-
-
 def docstring(fn: Function) -> str | None:
     first = fn.body[0] if fn.body else None
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
@@ -233,3 +168,74 @@ def with_doc_attributes(decorator: ast.Call, handler: ast.expr, fn: Function) ->
             value = ast.copy_location(ast.Constant(value=doc), value)
         keywords.append(ast.keyword(arg=kw.arg, value=value))
     return ast.copy_location(ast.Call(func=decorator.func, args=decorator.args, keywords=keywords), decorator)
+
+
+class CallRegistrations:
+    """Mixed into the Python reader: tools registered by calls, read like `@server.tool(...)` on the handler."""
+
+    tree: ast.Module
+    result: FileResult
+    constants: Constants
+    opener: Opener | None
+    inner: set[int]
+    sdk_flavour: bool
+    fastmcp_major: int
+    _handlers: Handlers | None
+    _others: dict[Path, Any]
+
+    def _decorated(self, fn: Function, deco: ast.expr) -> Draft | None:  # provided by the reader
+        raise NotImplementedError
+
+    def _registered(self, call: ast.Call) -> Draft | None:
+        """A tool registered by a call (see app/extract/python_calls.py), read like `@server.tool(...)` on its
+        handler, wherever the handler is defined."""
+        reg = registration(call) if id(call) not in self.inner else None
+        if reg is None:
+            return None
+        if self._handlers is None:
+            self._handlers = Handlers(self.tree, self.opener)
+        if isinstance(reg.handler, ast.Name) and reg.handler.id in defined_by_from_function(self.tree) and \
+                isinstance(call.func, ast.Attribute) and call.func.attr == "add_tool":
+            return None  # the Tool.from_function(...) it adds is read where it is built
+        found = self._handlers.find(reg.handler, call)
+        if found is None:
+            if isinstance(call.func, ast.Call) or "from_function" in (dotted(call.func) or ""):
+                self.result.unresolved("a tool registration", Unresolved(
+                    f"its handler `{ast.unparse(reg.handler)[:40]}` is not a function of this file, its class or "
+                    "a module it imports", line=call.lineno, end_line=call.end_lineno))
+            return None
+        fn, module = found
+        decorator = with_doc_attributes(reg.decorator, reg.handler, fn)
+        reader: Any = self
+        if module is not None:  # the handler lives in another module: read it there, with this call's options
+            decorator = self._evaluated(decorator)
+            reader = self._other(module)
+        draft = reader._decorated(fn, decorator)
+        if draft is None:
+            return None
+        if module is not None:
+            self.result.findings.extend(reader.result.findings)
+            reader.result.findings = []
+            draft.description_lines, draft.parameter_lines = None, {}
+        draft.tool_lines = node_lines(call)
+        draft.server = draft.server or None
+        return draft
+
+    def _evaluated(self, decorator: ast.Call) -> ast.Call:
+        """The decorator with the values this file knows written in, for reading it in another module."""
+        keywords = []
+        for kw in decorator.keywords:
+            try:
+                value: ast.expr = ast.copy_location(ast.Constant(value=self.constants.value(kw.value)), kw.value)
+            except Unresolved:
+                value = kw.value
+            keywords.append(ast.keyword(arg=kw.arg, value=value))
+        return ast.copy_location(ast.Call(func=decorator.func, args=[], keywords=keywords), decorator)
+
+    def _other(self, module: Module) -> Any:
+        if module.path not in self._others:
+            result = FileResult(file=self.result.file, language=Language.PYTHON)
+            self._others[module.path] = type(self)(module.tree, result, modules=module.modules,
+                                                fastmcp_major=self.fastmcp_major or 3, opener=module.opener,
+                                                sdk_flavour=self.sdk_flavour)
+        return self._others[module.path]

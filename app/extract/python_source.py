@@ -9,41 +9,18 @@ from pathlib import Path
 from typing import Any
 
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded, lines
-from app.extract.python_calls import (
-    Handlers,
-    Module,
-    Opener,
-    bound,
-    defined_by_from_function,
-    loop_bindings,
-    registration,
-    with_doc_attributes,
-)
+from app.extract.python_calls import CallRegistrations, Handlers, Opener
 from app.extract.python_docstrings import parse_docstring
 from app.extract.python_imports import OTHER_FRAMEWORKS, imports_any, imports_sdk_fastmcp, speaks_mcp
+from app.extract.python_loops import bound, loop_bindings
 from app.extract.python_lowlevel import LiteralReader
 from app.extract.python_mounts import apply_mounts, read_mount
+from app.extract.python_results import ResultFields
 from app.extract.python_types import TypeReader
 from app.extract.python_values import Constants, ModuleLoader, dotted, keyword, node_lines, statements, walk
 
 # Parameter annotations FastMCP injects rather than lists.
 _INJECTED = {"Context", "FastMCPContext", "RequestContext"}
-# Return types that produce no outputSchema (MCP content, FastMCP media and results).
-_CONTENT_TYPES = {
-    "TextContent",
-    "ImageContent",
-    "AudioContent",
-    "EmbeddedResource",
-    "ResourceLink",
-    "Image",
-    "Audio",
-    "File",
-    "ToolResult",
-    "CallToolResult",
-    "ContentBlock",
-}
-
-
 # Text that shows a file registers tools with calls (not only decorators): then every call is looked at.
 _CALL_MARKERS = ("Tool(", "mount(", "import_server(", "add_tool(", "from_function(")
 # `x.tool(fn, ...)` and the call form `x.tool(name=...)(fn)`.
@@ -68,7 +45,7 @@ def extract_python(
     return result
 
 
-class _Reader:
+class _Reader(CallRegistrations, ResultFields):
     def __init__(
         self, tree: ast.Module, result: FileResult, *, modules: ModuleLoader | None, fastmcp_major: int,
         opener: Opener | None = None, sdk_flavour: bool | None = None,
@@ -139,60 +116,6 @@ class _Reader:
         else:
             drafts = [self._decorated(node, deco) for deco in node.decorator_list]
         return [d for d in drafts if d is not None]
-
-    def _registered(self, call: ast.Call) -> Draft | None:
-        """A tool registered by a call (see app/extract/python_calls.py), read like `@server.tool(...)` on its
-        handler, wherever the handler is defined."""
-        reg = registration(call) if id(call) not in self.inner else None
-        if reg is None:
-            return None
-        if self._handlers is None:
-            self._handlers = Handlers(self.tree, self.opener)
-        if isinstance(reg.handler, ast.Name) and reg.handler.id in defined_by_from_function(self.tree) and \
-                isinstance(call.func, ast.Attribute) and call.func.attr == "add_tool":
-            return None  # the Tool.from_function(...) it adds is read where it is built
-        found = self._handlers.find(reg.handler, call)
-        if found is None:
-            if isinstance(call.func, ast.Call) or "from_function" in (dotted(call.func) or ""):
-                self.result.unresolved("a tool registration", Unresolved(
-                    f"its handler `{ast.unparse(reg.handler)[:40]}` is not a function of this file, its class or "
-                    "a module it imports", line=call.lineno, end_line=call.end_lineno))
-            return None
-        fn, module = found
-        decorator = with_doc_attributes(reg.decorator, reg.handler, fn)
-        reader: _Reader = self
-        if module is not None:  # the handler lives in another module: read it there, with this call's options
-            decorator = self._evaluated(decorator)
-            reader = self._other(module)
-        draft = reader._decorated(fn, decorator)
-        if draft is None:
-            return None
-        if module is not None:
-            self.result.findings.extend(reader.result.findings)
-            reader.result.findings = []
-            draft.description_lines, draft.parameter_lines = None, {}
-        draft.tool_lines = node_lines(call)
-        draft.server = draft.server or None
-        return draft
-
-    def _evaluated(self, decorator: ast.Call) -> ast.Call:
-        """The decorator with the values this file knows written in, for reading it in another module."""
-        keywords = []
-        for kw in decorator.keywords:
-            try:
-                value: ast.expr = ast.copy_location(ast.Constant(value=self.constants.value(kw.value)), kw.value)
-            except Unresolved:
-                value = kw.value
-            keywords.append(ast.keyword(arg=kw.arg, value=value))
-        return ast.copy_location(ast.Call(func=decorator.func, args=[], keywords=keywords), decorator)
-
-    def _other(self, module: Module) -> _Reader:
-        if module.path not in self._others:
-            result = FileResult(file=self.result.file, language=Language.PYTHON)
-            self._others[module.path] = _Reader(module.tree, result, modules=module.modules,
-                                                fastmcp_major=self.fastmcp_major or 3, opener=module.opener,
-                                                sdk_flavour=self.sdk_flavour)
-        return self._others[module.path]
 
     # -- @server.tool ----------------------------------------------------------------------------------
     def _decorated(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, deco: ast.expr) -> Draft | None:
@@ -280,26 +203,6 @@ class _Reader:
         if key == "description":
             draft.description_lines = self.constants.text_lines(node)
 
-    def _meta(self, draft: Draft, call: ast.Call | None) -> None:
-        tags: list[Any] = []
-        meta: dict[str, Any] = {}
-        try:
-            node = keyword(call, "tags") if call else None
-            tags = sorted(self.constants.value(node)) if node is not None else []
-            meta_node = keyword(call, "meta") if call else None
-            meta = dict(self.constants.value(meta_node)) if meta_node is not None else {}
-        except Unresolved as exc:
-            self.result.unresolved(f"the tags or meta of tool `{draft.name}`", exc, tool=draft.name)
-        if self.fastmcp_major < 3:  # FastMCP 2: `_fastmcp`, upstream keys kept, tags overwrite
-            found = meta.get("_fastmcp")
-            meta["_fastmcp"] = {**(found if isinstance(found, dict) else {}), "tags": tags}
-            draft.fields["_meta"] = meta
-            return
-        found = meta.get("fastmcp")
-        upstream: dict[str, Any] = found if isinstance(found, dict) else {}
-        meta["fastmcp"] = {**{k: v for k, v in upstream.items() if not k.startswith("_")}, "tags": tags}
-        draft.fields["_meta"] = meta
-
     def _signature(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, draft: Draft, doc: dict[str, str], excluded: set[str]
     ) -> dict[str, Any]:
@@ -339,39 +242,6 @@ class _Reader:
             schema["title"] = f"{fn.name}Arguments"
         schema["type"] = "object"
         return schema
-
-    def _output(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, draft: Draft, call: ast.Call | None) -> Any:
-        explicit = keyword(call, "output_schema") if call else None
-        if explicit is not None:
-            try:
-                return self.constants.value(explicit)
-            except Unresolved as exc:
-                self.result.unresolved(f"the output schema of tool `{draft.name}`", exc, tool=draft.name)
-                return None
-        ret = fn.returns
-        if self.sdk_flavour:
-            structured = keyword(call, "structured_output") if call else None
-            if isinstance(structured, ast.Constant) and structured.value is False:
-                return None
-        if ret is None or (isinstance(ret, ast.Constant) and ret.value is None) or dotted(ret) in {"Any", "typing.Any"}:
-            return None
-        if any(_last_name(n) in _CONTENT_TYPES for n in walk(ret)):
-            return None
-        try:
-            base = self.types.schema(ret)
-        except Unresolved as exc:
-            self.result.unresolved(f"the output schema of tool `{draft.name}`", exc, tool=draft.name)
-            return None
-        if base.get("type") == "object":
-            return base
-        if self.sdk_flavour:
-            return {
-                "properties": {"result": {**base, "title": "Result"}},
-                "required": ["result"],
-                "title": f"{fn.name}Output",
-                "type": "object",
-            }
-        return {"properties": {"result": base}, "required": ["result"], "type": "object", "x-fastmcp-wrap-result": True}
 
     # -- mount(sub, namespace=...) ---------------------------------------------------------------------
 

@@ -4,22 +4,20 @@ spread in from shared definitions (`...toolDefs.name`) and the parameters given 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from tree_sitter import Node
 
 from app.extract.common import Draft, Unresolved
 from app.extract.treesitter import span
 
-if TYPE_CHECKING:
-    from app.extract.ts_source import _Reader
-
 # Keys that make an object given to a `...tool({...})` helper a tool definition.
 _TOOL_KEYS = {"parameters", "inputSchema", "description"}
 
 
-def read_helper_entry(reader: _Reader, call: Node) -> None:
-    """One `x: tool({...})` entry or `tool({name, ...})` call; other calls of such helpers are left alone."""
+def read_helper_entry(reader: Any, call: Node) -> None:
+    """One `x: tool({...})` entry or `tool({name, ...})` call, read with the reader of ts_source.py; other
+    calls of such helpers are left alone."""
     arguments = call.child_by_field_name("arguments")
     config = next((a for a in arguments.named_children if a.type != "comment"), None) if arguments else None
     if config is None:
