@@ -11,7 +11,10 @@ Public API (stable; the audit, diff and suggest commands call it for source file
   (`display_name`, else the path as given) and the lines of the tool, its name, its description and each
   parameter description. What cannot be known without running the code becomes a TC090 finding
   ("could not be read statically") in `ToolSet.load_findings`, never a guessed value.
-- `extract_paths(paths, *, root=None, globs=None, languages=None)` -> one ToolSet for files and folders.
+- `extract_paths(paths, *, root=None, globs=None, languages=None)` -> one ToolSet for files and folders;
+  `extract_paths_summarized(...)` -> (that ToolSet, an ExtractionSummary: files read, registration sites found
+  by a line scan, tools read, TC090 count, files with sites but no tool; `summary.line()` is one sentence for a
+  person). A file with registration sites but no tool and no other TC090 gets a TC090 finding of its own.
   Folders are walked (dependency, build and dot folders skipped; test code too unless `globs` are given) in
   sorted order. With `globs`, a file is read
   only when its `/`-separated path relative to `root` (else relative to the folder given) matches one glob:
@@ -39,9 +42,13 @@ from app.extract.go_package import GoPackage, cached_package
 from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, fastmcp_major, matches, mounting_files, walk
 from app.extract.python_modules import PyModules
 from app.extract.python_source import extract_python
+from app.extract.summary import ExtractionSummary, registration_lines, silent_files, summarize
 from app.extract.ts_modules import Modules
 
-__all__ = ["Language", "detect_language", "extract_file", "extract_paths", "is_source_file"]
+__all__ = [
+    "ExtractionSummary", "Language", "detect_language", "extract_file", "extract_paths", "extract_paths_summarized",
+    "is_source_file",
+]
 
 _EXTENSIONS = {
     ".py": Language.PYTHON,
@@ -105,6 +112,18 @@ def extract_paths(
     """The tools of several files and folders, in path order then source order (see the module docstring).
     `languages` maps globs to a language ("python", "typescript", "javascript", "go") for files whose extension
     does not say it; files it maps to anything else (e.g. "json") are data files and are skipped here."""
+    return extract_paths_summarized(paths, root=root, globs=globs, languages=languages)[0]
+
+
+def extract_paths_summarized(
+    paths: Sequence[Path],
+    *,
+    root: Path | None = None,
+    globs: Sequence[str] | None = None,
+    languages: Mapping[str, str] | None = None,
+) -> tuple[ToolSet, ExtractionSummary]:
+    """extract_paths() and its ExtractionSummary: registration sites found, tools read, TC090 findings, and
+    `summary.line()`, one sentence for a person (it says so when sites exist but no tool was read)."""
     results: list[FileResult] = []
     seen: set[Path] = set()
     context = _Context()
@@ -131,7 +150,8 @@ def extract_paths(
             display = relative if root is not None else str(file)
             results.append(_extract(file, display_name=display, text=None, language=language, context=context))
     apply_cross_file_mounts(results)
-    return _toolset(results)
+    toolset = _toolset(results)
+    return toolset, summarize(results, toolset.load_findings)
 
 
 class _Context:
@@ -154,9 +174,14 @@ class _Context:
 def _extract(
     path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context
 ) -> FileResult:
+    display = display_name if display_name is not None else str(path)
+    if text is None:
+        text = _read(path, display)
     result = _extract_one(path, display_name=display_name, text=text, language=language, context=context)
     if path.exists():
         result.path = path.resolve().as_posix()
+    if not result.other_framework:
+        result.sites = registration_lines(text, result.language)
     return result
 
 
@@ -164,8 +189,7 @@ def _extract_one(
     path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context
 ) -> FileResult:
     display = display_name if display_name is not None else str(path)
-    if text is None:
-        text = _read(path, display)
+    text = text if text is not None else _read(path, display)
     lang = language or detect_language(path, text)
     if lang is None:
         raise DefinitionError("not a Python, TypeScript, JavaScript or Go source file", file=display)
@@ -221,6 +245,6 @@ def _relative(file: Path, base: Path | None) -> str:
 
 def _toolset(results: Sequence[FileResult]) -> ToolSet:
     tools = [tool for res in results for tool in res.tools()]
-    findings = [f for res in results for f in res.findings]
+    findings = [f for res in results for f in res.findings] + silent_files(results)
     findings.sort(key=lambda f: (f.file or "", f.line or 0, f.message))
     return ToolSet(tools=tools, sources=[res.file for res in results], load_findings=findings)

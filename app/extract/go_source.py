@@ -101,7 +101,9 @@ def extract_go(
     found = captures("go", _CANDIDATES, tree.root_node)
     # `x.NewTool(...)` is mcp-go's only where an MCP package is imported (other libraries have NewTool too).
     imports = [text(p) for p in captures("go", _IMPORTS, tree.root_node).get("path", [])]
-    new_tools = found.get("new", []) if any("mcp" in path.lower() for path in imports) else []
+    speaks_mcp = any("mcp" in path.lower() for path in imports)
+    new_tools = found.get("new", []) if speaks_mcp else []
+    result.other_framework = not speaks_mcp and not found.get("literal")
     for node in new_tools:
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
             _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)

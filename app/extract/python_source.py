@@ -40,6 +40,7 @@ def extract_python(
         result.findings.append(_syntax_finding(exc, file))
         return result
     reader = _Reader(tree, result, modules=modules, fastmcp_major=fastmcp_major, opener=opener)
+    result.other_framework = reader.other_framework and not reader.speaks_mcp
     # Calls matter only for Tool(...) literals and mounts; without them, statements alone are walked (faster).
     reader.run(calls=any(marker in text for marker in _CALL_MARKERS) or _TOOL_CALL.search(text) is not None)
     return result

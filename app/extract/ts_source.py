@@ -51,6 +51,7 @@ def extract_ts(
         scope, result, zod4=zod4, speaks_mcp=_MCP_IMPORT.search(text_) is not None,
         other_library=_OTHER_LIBRARIES.search(text_) is not None,
     )
+    result.other_framework = reader.other_library and not reader.speaks_mcp
     found = captures(grammar, _CANDIDATES, tree.root_node)
     # Calls first: a registerTool config object is claimed before it could be read as a tool literal.
     for node in sorted(found.get("call", []), key=lambda n: n.start_byte):
