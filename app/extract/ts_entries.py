@@ -9,7 +9,7 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Draft, Unresolved
-from app.extract.treesitter import span
+from app.extract.treesitter import span, text
 
 # Keys that make an object given to a `...tool({...})` helper a tool definition.
 _TOOL_KEYS = {"parameters", "inputSchema", "description"}
@@ -20,8 +20,14 @@ def read_helper_entry(reader: Any, call: Node) -> None:
     calls of such helpers are left alone."""
     arguments = call.child_by_field_name("arguments")
     config = next((a for a in arguments.named_children if a.type != "comment"), None) if arguments else None
-    if config is None:
-        return
+    parent = call.parent
+    entry = parent if parent is not None and parent.type == "pair" else None
+    named = config is not None and any(
+        c.type == "pair" and text(c.child_by_field_name("key") or c) in {"name", '"name"', "'name'"}
+        for c in config.named_children
+    )
+    if config is None or (entry is None and not named):
+        return  # the helper's own body (`return tool({...definition})`): no tool is named here
     try:
         pairs = {key: value for key, _k, value in reader.scope.pairs(config)}
     except Unresolved as exc:
@@ -29,13 +35,9 @@ def read_helper_entry(reader: Any, call: Node) -> None:
         return
     if not _TOOL_KEYS & pairs.keys():
         return
-    parent = call.parent
-    entry = parent if parent is not None and parent.type == "pair" else None
-    name_node = pairs.get("name") or (entry.child_by_field_name("key") if entry is not None else None)
-    if name_node is None:
-        return  # the helper's own body (`return tool({description, parameters, ...})`)
+    name_node = pairs["name"] if named else entry.child_by_field_name("key")  # type: ignore[union-attr]
     try:
-        name = reader.scope.string(pairs["name"]) if "name" in pairs else reader.scope.key(entry)  # type: ignore[arg-type]
+        name = reader.scope.string(name_node) if named else reader.scope.key(entry)
     except Unresolved as exc:
         reader.result.unresolved("the name of a tool built by a helper", exc)
         return
