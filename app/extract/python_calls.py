@@ -165,7 +165,7 @@ def with_doc_attributes(decorator: ast.Call, handler: ast.expr, fn: Function) ->
     for kw in decorator.keywords:
         value = kw.value
         if isinstance(value, ast.Attribute) and value.attr == "__doc__" and ast.dump(value.value) == ast.dump(handler):
-            value = ast.copy_location(ast.Constant(value=doc), value)
+            value = ast.copy_location(ast.Constant(value=doc), fn.body[0] if doc is not None else value)
         keywords.append(ast.keyword(arg=kw.arg, value=value))
     return ast.copy_location(ast.Call(func=decorator.func, args=decorator.args, keywords=keywords), decorator)
 
@@ -217,6 +217,8 @@ class CallRegistrations:
             self.result.findings.extend(reader.result.findings)
             reader.result.findings = []
             draft.description_lines, draft.parameter_lines = None, {}
+            if keyword(decorator, "name") is None:  # named after the handler: where this file names it
+                draft.name_lines = node_lines(reg.handler)
         draft.tool_lines = node_lines(call)
         draft.server = draft.server or None
         return draft

@@ -67,10 +67,10 @@ class _Substitute(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> Any:
         if node.id in self.binding:
-            return ast.copy_location(copy.deepcopy(self.binding[node.id]), node)
+            return copy.deepcopy(self.binding[node.id])  # keeps the element's own lines
         return node
 
 
 def bound(call: ast.Call, binding: dict[str, ast.expr]) -> ast.Call:
-    """`call` with the loop variables replaced by one element's values (lines kept)."""
+    """`call` with the loop variables replaced by one element's values (each keeps its lines)."""
     return _Substitute(binding).visit(copy.deepcopy(call))  # type: ignore[no-any-return]

@@ -16,9 +16,13 @@ from app.extract.common import UNRESOLVED_RULE, FileResult, Language, unresolved
 # Lines that register or define a tool, per language (decorators, registration calls, tool literals, helpers).
 _SITES = {
     # Not `super().tool(...)`: a server subclass overriding `tool` registers nothing itself.
-    Language.PYTHON: re.compile(r"@[\w.]+\.tool\b|(?<!\))\.(?:add_)?tool\(|\bTool\.from_function\(|\bTool\(\s*name\s*="),
+    Language.PYTHON: re.compile(
+        r"@[\w.]+\.tool\b|(?<!\))\.(?:add_)?tool\(|\bTool\.from_function\(|\bTool\(\s*name\s*="
+    ),
     # `name: tool({` entries of an object, not a helper's own `return tool({...})`.
-    Language.TYPESCRIPT: re.compile(r"\.registerTool\(|\.tool\(\s*['\"`]|^\s*['\"]?\w+['\"]?\s*:\s*\w*[tT]ool\(\s*\{"),
+    Language.TYPESCRIPT: re.compile(
+        r"\.registerTool\(|\.tool\(\s*['\"`]|^\s*['\"]?\w+['\"]?\s*:\s*\w*[tT]ool\(\s*\{"
+    ),
     Language.GO: re.compile(r"\bNewTool\(|(?<!\[\])\b(?:\w+\.)?Tool\{"),
 }
 _SITES[Language.JAVASCRIPT] = _SITES[Language.TYPESCRIPT]
