@@ -74,6 +74,19 @@ def imports_of(root: Node) -> dict[str, str]:
     return out
 
 
+def type_specs(root: Node) -> dict[str, Node]:
+    """Type name -> the type it declares (`type In struct {...}`, `type Mode = string`), for one file."""
+    out: dict[str, Node] = {}
+    for decl in root.named_children:
+        if decl.type != "type_declaration":
+            continue
+        for spec in decl.named_children:
+            name, value = spec.child_by_field_name("name"), spec.child_by_field_name("type")
+            if spec.type in {"type_spec", "type_alias"} and name is not None and value is not None:
+                out[text(name)] = value
+    return out
+
+
 def call_function(callee: Any, decl: Node, args: list[Any], *, depth: int, at: Node) -> Any:
     """The value `decl` returns for `args` (already evaluated), read statement by statement."""
     if depth > MAX_DEPTH:
@@ -154,6 +167,7 @@ class HelperCalls:
     module: GoModule | None
     imports: dict[str, str]
     functions: dict[str, tuple[Node, dict[str, str]]]
+    types: dict[str, tuple[Node, dict[str, str]]]
     nodes: dict[str, Node]
     # Reads a package folder of the module (app/extract/go_package.py's cached_package, given by the caller).
     load_package: Callable[[Path], Any] | None
@@ -201,13 +215,18 @@ class HelperCalls:
         right = self.value(node.child_by_field_name("right"))  # type: ignore[arg-type]
         return {"==": left == right, "!=": left != right, "&&": left and right, "||": left or right}[op]
 
+    def in_file(self, imports: dict[str, str]) -> HelperCalls:
+        """This scope with the imports of another file of its package (where a function or type is declared)."""
+        return self._with_imports(imports)
+
     def _with_imports(self, imports: dict[str, str]) -> HelperCalls:
         scope = copy.copy(self)
         scope.imports = imports
         return scope
 
     def _package(self, operand: Node | None) -> Any:
-        if operand is None or operand.type != "identifier" or self.module is None or self.load_package is None:
+        if operand is None or operand.type not in {"identifier", "package_identifier"} or self.module is None \
+                or self.load_package is None:
             return None
         path = self.imports.get(text(operand))
         folder = self.module.folder(path) if path is not None else None
@@ -216,6 +235,7 @@ class HelperCalls:
     def _package_scope(self, package: Any) -> HelperCalls:
         scope = copy.copy(self)
         scope.nodes, scope.functions, scope.imports = package.constants, package.functions, package.imports
+        scope.types = package.types
         scope.env, scope._locals = {}, {}  # type: ignore[attr-defined]
         return scope
 

@@ -7,6 +7,7 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Unresolved
+from app.extract.go_structs import for_type, handler_types
 from app.extract.go_values import GoScope
 from app.extract.treesitter import fail, short, span, text
 
@@ -114,6 +115,8 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
         schema = scope.resolve(_wrapped(schema, scope))  # type: ignore[arg-type]
     if schema is not None:
         _schema_lines(schema, scope, draft)
+    if go_sdk and "inputSchema" not in draft.fields:
+        _inferred(node, scope, result, draft)
     if not go_sdk:
         draft.fields.setdefault("annotations", {})
         draft.fields.setdefault("inputSchema", {"type": "object"})
@@ -152,3 +155,28 @@ def _schema_lines(node: Node, scope: GoScope, draft: Draft) -> None:
                     where = scope.lines(fvalue)
                     if where is not None:
                         draft.parameter_lines[pname] = where
+
+
+def _inferred(node: Node, scope: GoScope, result: FileResult, draft: Draft) -> None:
+    """`mcp.AddTool(server, &mcp.Tool{...}, handler)` without an InputSchema: the go-sdk derives the input and
+    output schemas from the handler's input and output types (app/extract/go_structs.py)."""
+    call = node.parent
+    while call is not None and call.type in {"unary_expression", "argument_list"}:
+        call = call.parent
+    func = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+    args = _args(call) if call is not None and func is not None and text(func).endswith("AddTool") else []
+    if len(args) != 3:
+        return
+    found = handler_types(scope.resolve(args[2]), scope)
+    if found is None:
+        result.unresolved(f"the inputSchema of tool `{draft.name}`", fail(
+            args[2], f"the handler `{short(args[2])}` is not a function of this module"), tool=draft.name)
+        return
+    owner, input_type, output_type = found
+    for key, type_node in (("inputSchema", input_type), ("outputSchema", output_type)):
+        if type_node is None or (key == "outputSchema" and text(type_node) in {"any", "interface{}"}):
+            continue
+        try:
+            draft.fields[key] = for_type(owner, type_node)
+        except Unresolved as exc:
+            result.unresolved(f"the {key} of tool `{draft.name}`", exc, tool=draft.name)

@@ -12,6 +12,9 @@ from app.extract.treesitter import captures, text
 
 _FUNCTIONS = {"function_declaration", "method_declaration", "func_literal"}
 _DECLARATIONS = "(short_var_declaration) @d"
+# Values a later statement cannot change in place (only a reassignment could, which is looked for).
+_IMMUTABLE = {"interpreted_string_literal", "raw_string_literal", "int_literal", "float_literal", "binary_expression",
+              "call_expression", "selector_expression", "true", "false"}
 
 
 class LocalVariables:
@@ -52,6 +55,7 @@ class LocalVariables:
         uses = 0
         patches: list[tuple[str, Node]] = []
         entries: list[tuple[str, Node]] = []
+        declarations, changed = 0, False
         stack = [body]
         while stack:
             node = stack.pop()
@@ -63,6 +67,9 @@ class LocalVariables:
                 right = node.child_by_field_name("right") or node.child_by_field_name("value")
                 if left is not None and right is not None and text(left) == name and len(right.named_children) == 1:
                     value = right.named_children[0]
+                    declarations += 1
+            if _changes(node, name):
+                changed = True
             entry = self._map_entry(node, name)
             if entry is not None:
                 entries.append(entry)
@@ -72,6 +79,9 @@ class LocalVariables:
                 patches.extend(patch)
                 continue
             stack.extend(reversed(node.named_children))
+        if value is not None and declarations == 1 and not changed and not patches and not entries and \
+                value.type in _IMMUTABLE:
+            return value  # a text or number written once and never changed: the same at every use
         if value is None or uses != 2:  # the declaration and the reference being resolved
             return None
         self.patches[value.id] = patches
@@ -116,3 +126,13 @@ class LocalVariables:
                         return None
         return None
 
+
+def _changes(node: Node, name: str) -> bool:
+    """True for a statement that assigns `name` again (`name = ...`, `name += ...`, `name++`) or takes `&name`."""
+    if node.type in {"assignment_statement", "inc_statement", "dec_statement"}:
+        left = node.child_by_field_name("left") or (node.named_children[0] if node.named_children else None)
+        return left is not None and re.match(rf"{re.escape(name)}\b", text(left)) is not None
+    if node.type == "unary_expression" and text(node.child_by_field_name("operator") or node) == "&":
+        operand = node.child_by_field_name("operand")
+        return operand is not None and text(operand) == name
+    return False

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
-from app.extract.go_calls import imports_of
+from app.extract.go_calls import imports_of, type_specs
 from app.extract.go_values import GoScope
 from app.extract.treesitter import parser, text
 
@@ -24,6 +24,7 @@ class GoPackage:
     schema_helpers: dict[str, list[tuple[str, Node]]] = field(default_factory=dict)
     # Function name -> its declaration and the imports of its file (helpers followed by go_calls).
     functions: dict[str, tuple[Node, dict[str, str]]] = field(default_factory=dict)
+    types: dict[str, tuple[Node, dict[str, str]]] = field(default_factory=dict)  # type name -> its type, imports
     imports: dict[str, str] = field(default_factory=dict)  # of all its files
     trees: list[Tree] = field(default_factory=list)  # keeps the nodes' trees alive
 
@@ -67,6 +68,7 @@ def index_package(folder: Path) -> GoPackage:
         package.constants.update(GoScope(tree.root_node).nodes)
         imports = imports_of(tree.root_node)
         package.imports.update(imports)
+        package.types.update({name: (node, imports) for name, node in type_specs(tree.root_node).items()})
         for decl in tree.root_node.named_children:
             if decl.type == "function_declaration" and decl.child_by_field_name("name") is not None:
                 package.functions[text(decl.child_by_field_name("name"))] = (decl, imports)  # type: ignore[arg-type]

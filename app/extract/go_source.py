@@ -94,6 +94,7 @@ def extract_go(
     if package is not None:
         scope.nodes = {**package.constants, **scope.nodes}
         scope.functions = package.functions
+        scope.types = {**package.types, **scope.types}
         scope.load_package = cached_package
         helpers = package.helpers
         scope.schema_helpers = package.schema_helpers

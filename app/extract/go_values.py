@@ -11,8 +11,9 @@ from tree_sitter import Node
 
 from app.audit.models import LineRange
 from app.extract.common import Unresolved
-from app.extract.go_calls import GoModule, HelperCalls, imports_of, sprintf
+from app.extract.go_calls import GoModule, HelperCalls, imports_of, sprintf, type_specs
 from app.extract.go_locals import LocalVariables
+from app.extract.go_structs import for_type, generic_for
 from app.extract.treesitter import fail, local_span, short, text, unescape
 
 # jsonschema.Schema (google/jsonschema-go) and mcp-go ToolInputSchema fields -> JSON keys.
@@ -64,6 +65,7 @@ class GoScope(LocalVariables, HelperCalls):
         self.module = module
         self.imports = imports_of(root)
         self.functions: dict[str, tuple[Node, dict[str, str]]] = {}
+        self.types = {name: (node, self.imports) for name, node in type_specs(root).items()}
         self.env: dict[str, Any] = {}
         self.depth = 0
         self.load_package = None
@@ -159,6 +161,8 @@ class GoScope(LocalVariables, HelperCalls):
                     return -number
         if kind == "composite_literal":
             return self.composite(node)
+        if kind in {"call_expression", "type_conversion_expression"} and generic_for(node) is not None:
+            return for_type(self, generic_for(node)), None  # type: ignore[arg-type]  # jsonschema.For[T](opts)
         if kind == "call_expression":
             return self._call(node)
         if kind == "literal_value":
