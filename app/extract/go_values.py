@@ -198,8 +198,8 @@ class GoScope(LocalVariables, HelperCalls):
         schema = kind.endswith(("Schema", "ToolInputSchema", "ToolOutputSchema", "ToolArgumentsSchema"))
         if kind.startswith(("[]", "map[")) or kind.endswith("Meta") or schema:
             value = self._literal_value(body, schema=schema, as_list=kind.startswith("[]"))
-            if kind.endswith("jsonschema.Schema") and isinstance(value, dict) and value.get("required") == []:
-                del value["required"]  # `json:"required,omitempty"`: an empty list is not sent
+            if kind.endswith("jsonschema.Schema") and isinstance(value, dict):  # every field is `omitempty`
+                value = {k: v for k, v in value.items() if v is not None and not (k == "required" and v == [])}
             return value
         raise fail(node, f"a `{kind}` value")
 
@@ -276,7 +276,8 @@ class GoScope(LocalVariables, HelperCalls):
 
 
 def _schema_bool(value: Any) -> Any:
-    if value == {"not": {}}:
+    """jsonschema-go marshals an empty schema as `true` and `{Not: {}}` as `false`."""
+    if value in ({"not": {}}, {"not": True}):
         return False
     if value == {}:
         return True
