@@ -7,8 +7,6 @@ value is then unknown, a TC090 finding). Nothing is built or run."""
 from __future__ import annotations
 
 import copy
-import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -238,26 +236,3 @@ class HelperCalls:
         scope.types = package.types
         scope.env, scope._locals = {}, {}  # type: ignore[attr-defined]
         return scope
-
-
-def sprintf(fmt: str, values: list[Any], node: Node) -> str:
-    """fmt.Sprintf with %s, %d, %v and %% over constant arguments; other verbs are not guessed."""
-    out: list[str] = []
-    rest = iter(values)
-    parts = re.split(r"(%[%sdvq])", fmt)
-    for part in parts:
-        if part == "%%":
-            out.append("%")
-        elif part in {"%s", "%d", "%v", "%q"}:
-            value = next(rest, None)
-            if value is None or isinstance(value, (dict, list)) or (part == "%d" and not isinstance(value, int)):
-                raise fail(node, "a fmt.Sprintf whose arguments do not fit its verbs")
-            text_value = ("true" if value else "false") if isinstance(value, bool) else str(value)
-            out.append(json.dumps(text_value) if part == "%q" else text_value)
-        elif "%" in part:
-            raise fail(node, f"a fmt.Sprintf verb in {part!r}")
-        else:
-            out.append(part)
-    if next(rest, None) is not None:
-        raise fail(node, "a fmt.Sprintf with extra arguments")
-    return "".join(out)

@@ -89,7 +89,13 @@ class LocalVariables:
         return value
 
     def _map_entry(self, node: Node, name: str) -> tuple[str, Node] | None:
-        """`name["k"] = v` on a local map (`props := make(map[string]*jsonschema.Schema)`): ("k", v)."""
+        """`name["k"] = v` on a local map (`props := make(map[string]*jsonschema.Schema)`): ("k", v);
+        `maps.Copy(name, other)`: ("", other), every entry of `other`."""
+        call = node.named_children[0] if node.type == "expression_statement" and node.named_children else None
+        if call is not None and call.type == "call_expression" and text(call.child_by_field_name("function") or call) \
+                == "maps.Copy":
+            args = [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
+            return ("", args[1]) if len(args) == 2 and text(args[0]) == name else None
         if node.type != "assignment_statement":
             return None
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")

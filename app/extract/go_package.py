@@ -10,7 +10,7 @@ from tree_sitter import Node, Tree
 
 from app.extract.go_calls import imports_of, type_specs
 from app.extract.go_values import GoScope
-from app.extract.treesitter import parser, text
+from app.extract.treesitter import captures, parser, text
 
 
 @dataclass
@@ -27,8 +27,20 @@ class GoPackage:
     types: dict[str, tuple[Node, dict[str, str]]] = field(default_factory=dict)  # type name -> its type, imports
     imports: dict[str, str] = field(default_factory=dict)  # of all its files
     trees: list[Tree] = field(default_factory=list)  # keeps the nodes' trees alive
+    _calls: dict[str, list[Node]] | None = None
+
+    def calls_of(self, name: str) -> list[Node]:
+        """The calls `name(...)` made anywhere in the package (indexed once)."""
+        if self._calls is None:
+            self._calls = {}
+            for tree in self.trees:
+                found = captures("go", _CALLS, tree.root_node).get("call", [])
+                for call in sorted(found, key=lambda n: n.start_byte):
+                    self._calls.setdefault(text(call.child_by_field_name("function")), []).append(call)  # type: ignore[arg-type]
+        return self._calls.get(name, [])
 
 
+_CALLS = "(call_expression function: (identifier)) @call"
 # Package indexes by folder, reused while the folder's .go files are unchanged (extract_file per file of a
 # large package would otherwise parse the package once per file).
 _CACHE: dict[Path, tuple[tuple[tuple[str, int, int], ...], GoPackage]] = {}

@@ -96,6 +96,7 @@ def extract_go(
         scope.functions = package.functions
         scope.types = {**package.types, **scope.types}
         scope.load_package = cached_package
+        scope.package = package
         helpers = package.helpers
         scope.schema_helpers = package.schema_helpers
     go_sdk = "modelcontextprotocol/go-sdk" in source

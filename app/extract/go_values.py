@@ -3,15 +3,14 @@ literals of jsonschema.Schema and maps, and the default text of `t("KEY", "defau
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from tree_sitter import Node
 
 from app.audit.models import LineRange
 from app.extract.common import Unresolved
-from app.extract.go_calls import GoModule, HelperCalls, imports_of, sprintf, type_specs
+from app.extract.go_calls import GoModule, HelperCalls, imports_of, type_specs
+from app.extract.go_known import KnownCalls
 from app.extract.go_locals import LocalVariables
 from app.extract.go_structs import for_type, generic_for
 from app.extract.treesitter import fail, local_span, short, text, unescape
@@ -52,11 +51,10 @@ SCHEMA_FIELDS = {
     "Ref": "$ref",
     "Schema": "$schema",
 }
-_KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _COMPARISONS = {"==", "!=", "&&", "||"}
 
 
-class GoScope(LocalVariables, HelperCalls):
+class GoScope(LocalVariables, HelperCalls, KnownCalls):
     """Package-level `const`/`var` declarations of one file; with `module` and `functions`, the helpers of the
     module are followed (app/extract/go_calls.py)."""
 
@@ -69,6 +67,7 @@ class GoScope(LocalVariables, HelperCalls):
         self.env: dict[str, Any] = {}
         self.depth = 0
         self.load_package = None
+        self.package: Any = None  # the GoPackage this file belongs to, when read from disk
         # Schema helpers of the package: name -> properties it sets (`schema.Properties["page"] = ...`).
         self.schema_helpers: dict[str, list[tuple[str, Node]]] = {}
         # Properties set on a local schema variable between its declaration and its use, by value node id.
@@ -111,9 +110,9 @@ class GoScope(LocalVariables, HelperCalls):
                 return node
 
     def value(self, node: Node) -> Any:
-        if node.type == "identifier" and text(node) in self.env:
-            return self.env[text(node)]
         target = self.resolve(node)
+        if target.type == "identifier" and text(target) in self.env:
+            return self.env[text(target)]
         if target is node or node.type != "identifier":
             return self._entries(self.patched(self._value(target), self.patches.get(target.id, [])), target)
         try:
@@ -173,7 +172,9 @@ class GoScope(LocalVariables, HelperCalls):
         """A local map with the entries later statements set on it."""
         entries = self.map_patches.get(target.id)
         if entries and isinstance(value, dict):
-            value = {**value, **{key: self._element(node, schema=True) for key, node in entries}}
+            value = dict(value)
+            for key, node in entries:  # key "": all entries of another map (`maps.Copy`)
+                value.update((self.value(node) or {}) if key == "" else {key: self._element(node, schema=True)})
         return value
 
     def patched(self, schema: Any, patches: list[tuple[str, Node]]) -> Any:
@@ -248,31 +249,6 @@ class GoScope(LocalVariables, HelperCalls):
             return self._literal_value(node, schema=schema)
         return self.value(node)
 
-    def _call(self, node: Node) -> Any:
-        func = node.child_by_field_name("function")
-        args = [a for a in (node.child_by_field_name("arguments") or node).named_children if a.type != "comment"]
-        name = text(func) if func is not None else ""
-        if func is not None and func.type == "identifier" and len(args) == 2:
-            key = self.resolve(args[0])
-            if key.type == "interpreted_string_literal" and _KEY.match(self.string(key)):
-                return self.value(args[1])  # translation helper: the listed text is the default
-        if name.endswith(("Ptr", "ToBoolPtr", "BoolPtr", "IntPtr", "Float64Ptr", "ptr.To")) and len(args) == 1:
-            return self.value(args[0])
-        if name in {"json.RawMessage", "[]byte"} and len(args) == 1:
-            raw = self.value(args[0])
-            if not isinstance(raw, (str, bytes)):
-                return raw  # the bytes of json.Marshal(value): the value itself
-            try:
-                return json.loads(raw)
-            except (TypeError, ValueError):
-                raise fail(node, "a json.RawMessage that is not JSON") from None
-        if name == "make" and args and text(args[0]).startswith("map["):
-            return {}
-        if name in {"float64", "int", "int64", "string", "bool"} and len(args) == 1:
-            return self.value(args[0])
-        if name == "fmt.Sprintf" and args:
-            return sprintf(self.string(args[0]), [self.value(a) for a in args[1:]], node)
-        return self.follow_call(node)
 
 
 def _schema_bool(value: Any) -> Any:
