@@ -14,7 +14,7 @@ from app.extract.python_docstrings import parse_docstring
 from app.extract.python_imports import OTHER_FRAMEWORKS, imports_any, imports_sdk_fastmcp, speaks_mcp
 from app.extract.python_loops import bound, loop_bindings
 from app.extract.python_lowlevel import LiteralReader
-from app.extract.python_mounts import apply_mounts, read_mount
+from app.extract.python_mounts import apply_mounts, listing_overrides, read_mount
 from app.extract.python_results import ResultFields
 from app.extract.python_types import TypeReader
 from app.extract.python_values import Constants, ModuleLoader, dotted, keyword, node_lines, statements, walk
@@ -41,6 +41,8 @@ def extract_python(
         return result
     reader = _Reader(tree, result, modules=modules, fastmcp_major=fastmcp_major, opener=opener)
     result.other_framework = reader.other_framework and not reader.speaks_mcp
+    if reader.speaks_mcp and "list_tools" in text:
+        listing_overrides(tree, result)
     # Calls matter only for Tool(...) literals and mounts; without them, statements alone are walked (faster).
     reader.run(calls=any(marker in text for marker in _CALL_MARKERS) or _TOOL_CALL.search(text) is not None)
     return result
@@ -81,7 +83,7 @@ class _Reader(CallRegistrations, ResultFields):
             if isinstance(node, ast.ImportFrom) and node.module:
                 for alias in node.names:
                     self.result.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-            elif isinstance(node, ast.Call):
+            elif isinstance(node, ast.Call) and self.speaks_mcp:  # not `requests.Session().mount(...)`
                 mount = read_mount(node, self.constants, self.result)
                 if mount is not None:
                     self.result.mounts.append(mount)

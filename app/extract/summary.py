@@ -27,7 +27,7 @@ _SITES = {
 }
 _SITES[Language.JAVASCRIPT] = _SITES[Language.TYPESCRIPT]
 # A cheap test before the line scan: files without these substrings register nothing.
-_HINTS = ("tool(", "Tool(", "Tool{", "registerTool", "add_tool", "from_function")
+_HINTS = (".tool", "Tool(", "Tool{", "ool({", "registerTool", "add_tool", "from_function")
 
 
 def registration_lines(text: str, language: Language) -> list[int]:
