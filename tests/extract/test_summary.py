@@ -23,7 +23,7 @@ def test_sites_without_tools_are_said_and_found(tmp_path: Path) -> None:
 
 
 def test_a_repository_with_tools_and_a_silent_file(tmp_path: Path) -> None:
-    (tmp_path / "good.py").write_text(SERVER + '@mcp.tool\ndef ping() -> str:\n    """Answer pong."""\n    return "pong"\n')
+    (tmp_path / "good.py").write_text(SERVER + '@mcp.tool\ndef ping() -> str:\n    """Answer pong."""\n')
     (tmp_path / "silent.py").write_text(SERVER + "mcp.add_tool(build_handler())\n")
     tools, summary = extract_paths_summarized([tmp_path])
     assert [t.name for t in tools.tools] == ["ping"]
@@ -41,7 +41,8 @@ def test_no_sites_no_statement_of_loss(tmp_path: Path) -> None:
 
 
 def test_other_frameworks_count_no_sites(tmp_path: Path) -> None:
-    (tmp_path / "agent.py").write_text("from pydantic_ai import Agent\nagent = Agent('x')\n\n@agent.tool\ndef f() -> None:\n    pass\n")
+    agent = "from pydantic_ai import Agent\nagent = Agent('x')\n\n@agent.tool\ndef f(): ...\n"
+    (tmp_path / "agent.py").write_text(agent)
     tools, summary = extract_paths_summarized([tmp_path])
     assert summary.sites == 0 and tools.load_findings == []
 
