@@ -137,6 +137,10 @@ def _assign(scope: Any, stmt: Node) -> None:
     left, right = stmt.child_by_field_name("left"), stmt.child_by_field_name("right")
     targets = [text(n) for n in left.named_children] if left is not None else []
     values = [v for v in right.named_children] if right is not None else []
+    if len(targets) == 1 and len(values) == 1 and left is not None and left.named_children[0].type in {
+            "index_expression", "selector_expression"} and text(stmt.child_by_field_name("operator") or stmt) != ":=":
+        _set_path(scope, left.named_children[0], scope.value(values[0]), stmt)
+        return
     if not all(t.isidentifier() for t in targets) or not values:
         raise fail(stmt, f"`{short(stmt)}` in a helper is computed at run time")
     if len(values) == 1 and len(targets) > 1:
@@ -148,6 +152,25 @@ def _assign(scope: Any, stmt: Node) -> None:
     if len(values) != len(targets):
         raise fail(stmt, f"`{short(stmt)}` in a helper is computed at run time")
     scope.env.update({t: scope.value(v) for t, v in zip(targets, values, strict=True)})
+
+
+def _set_path(scope: Any, target: Node, value: Any, stmt: Node) -> None:
+    """`schema.Properties["page"].Description = v` on a value held by a helper's variable: set in place."""
+    path: list[str] = []
+    node = target
+    while node.type in {"index_expression", "selector_expression"}:
+        if node.type == "index_expression":
+            path.append(scope.string(node.child_by_field_name("index")))
+            node = node.child_by_field_name("operand")
+        else:
+            path.append(scope.json_key(text(node.child_by_field_name("field") or node)))
+            node = node.child_by_field_name("operand")
+    holder = scope.env.get(text(node)) if node.type == "identifier" else None
+    for key in reversed(path[1:]):
+        holder = holder.setdefault(key, {}) if isinstance(holder, dict) else None
+    if not isinstance(holder, dict):
+        raise fail(stmt, f"`{short(stmt)}` in a helper changes a value ToolChoice cannot follow")
+    holder[path[0]] = value
 
 
 def _statements(block: Node) -> list[Node]:
@@ -185,7 +208,9 @@ class HelperCalls:
             return self.value(args[0]), None
         callee: HelperCalls | None = None
         decl: Node | None = None
-        if func is not None and func.type == "identifier" and text(func) in self.functions:
+        if func is not None and func.type == "func_literal":  # `func() *jsonschema.Schema { ... }()`
+            decl, callee = func, self
+        elif func is not None and func.type == "identifier" and text(func) in self.functions:
             decl, imports = self.functions[text(func)]
             callee = self._with_imports(imports)
         elif func is not None and func.type == "selector_expression":

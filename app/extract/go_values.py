@@ -185,6 +185,10 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls):
                 properties[key] = self._element(node, schema=True)
         return schema
 
+    def json_key(self, field: str) -> str:
+        """The JSON key of a jsonschema.Schema field (`Properties` -> "properties"); other names as written."""
+        return SCHEMA_FIELDS.get(field, field)
+
     def string(self, node: Node) -> str:
         value = self.value(node)
         if not isinstance(value, str):
