@@ -23,6 +23,13 @@ _NO_RETURN = object()
 
 
 @dataclass(frozen=True)
+class Closure:
+    """A function literal held by a helper's variable (`variant := func(...) {...}`), called later."""
+
+    node: Node
+
+
+@dataclass(frozen=True)
 class GoModule:
     """The module a Go file belongs to: its go.mod folder and module path."""
 
@@ -98,7 +105,8 @@ def call_function(callee: Any, decl: Node, args: list[Any], *, depth: int, at: N
             names.extend(text(n) for n in param.children_by_field_name("name"))
     if len(names) != len(args):
         raise fail(at, f"`{short(at)}` passes arguments its helper does not name")
-    scope = callee.bound(dict(zip(names, args, strict=True)), depth=depth + 1)
+    outer = callee.env if decl.type == "func_literal" else {}  # a closure sees its function's variables
+    scope = callee.bound({**outer, **dict(zip(names, args, strict=True))}, depth=depth + 1)
     body = decl.child_by_field_name("body")
     result = _run(scope, body, at) if body is not None else _NO_RETURN
     if result is _NO_RETURN:
@@ -151,7 +159,8 @@ def _assign(scope: Any, stmt: Node) -> None:
         return
     if len(values) != len(targets):
         raise fail(stmt, f"`{short(stmt)}` in a helper is computed at run time")
-    scope.env.update({t: scope.value(v) for t, v in zip(targets, values, strict=True)})
+    scope.env.update({t: Closure(v) if v.type == "func_literal" else scope.value(v)
+                      for t, v in zip(targets, values, strict=True)})
 
 
 def _set_path(scope: Any, target: Node, value: Any, stmt: Node) -> None:
@@ -210,6 +219,8 @@ class HelperCalls:
         decl: Node | None = None
         if func is not None and func.type == "func_literal":  # `func() *jsonschema.Schema { ... }()`
             decl, callee = func, self
+        elif func is not None and isinstance(self.env.get(text(func)), Closure):  # `variant := func(...) {...}`
+            decl, callee = self.env[text(func)].node, self
         elif func is not None and func.type == "identifier" and text(func) in self.functions:
             decl, imports = self.functions[text(func)]
             callee = self._with_imports(imports)

@@ -1,6 +1,7 @@
 """Go: the values of standard-library and conventional calls that need nothing run: pointer helpers
-(`jsonschema.Ptr(x)`, `ptr.To(x)`), conversions, `json.RawMessage`, `fmt.Sprintf` over constants, `strings.ToUpper`,
-`append`, `make(map...)`, and translation helpers `t("KEY", "default")` (the default is what is listed)."""
+(`jsonschema.Ptr(x)`, `ptr.To(x)`), conversions, `json.RawMessage`, `fmt.Sprintf` over constants,
+`strings.ToUpper`, `strconv.Itoa`, `append`, `make(map...)`, and translation helpers `t("KEY", "default")`
+(the default is what is listed)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ class KnownCalls:
         if name in {"strings.ToUpper", "strings.ToLower", "strings.TrimSpace"} and len(args) == 1:
             return {"strings.ToUpper": str.upper, "strings.ToLower": str.lower,
                     "strings.TrimSpace": str.strip}[name](self.string(args[0]))
+        if name == "strconv.Itoa" and len(args) == 1 and isinstance(number := self.value(args[0]), int):
+            return str(number)
         if name == "append" and args:
             items = list(self.value(args[0]) or [])
             for arg in args[1:]:
