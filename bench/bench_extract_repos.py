@@ -16,7 +16,8 @@ Files under test, example, dependency and dot folders, and test files, are skipp
 A site counts as extracted when its file yields a tool: per file, min(sites, tools whose location is that file).
 
 Exact match (where `--real` or a corpus file under ../shared/corpora/servers names the repository in its
-`source.repo`): a real tool whose name, description and inputSchema equal an extracted tool's.
+`source.repo`): a real tool whose name, description and inputSchema equal an extracted tool's (a name defined
+twice in the source, e.g. behind a feature flag, matches when one of its definitions does; `--json` lists them).
 """
 
 from __future__ import annotations
@@ -128,10 +129,13 @@ def measure(repo: Path, given: dict[str, Path]) -> dict[str, Any]:
     real = real_tools(repo, given)
     if real is not None:
         tools, corpus_name = real
-        listed = {t["name"]: t for t in toolset.to_mcp()}
+        listed: dict[str, list[dict[str, Any]]] = {}
+        for tool in toolset.to_mcp():
+            listed.setdefault(tool["name"], []).append(tool)
         names = [t["name"] for t in tools if t["name"] in listed]
-        exact = [t["name"] for t in tools if t["name"] in listed and _same(t, listed[t["name"]])]
+        exact = [t["name"] for t in tools if any(_same(t, got) for got in listed.get(t["name"], []))]
         row.update({"real": corpus_name, "real_tools": len(tools), "name_matches": len(names),
+                    "defined_twice": sorted(n for n, defs in listed.items() if len(defs) > 1),
                     "exact": len(exact), "exact_pct": round(100 * len(exact) / max(1, len(tools)), 1),
                     "not_exact": sorted(set(t["name"] for t in tools) - set(exact))})
     return row
