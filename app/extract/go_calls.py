@@ -166,15 +166,14 @@ def _assign(scope: Any, stmt: Node) -> None:
 def _set_path(scope: Any, target: Node, value: Any, stmt: Node) -> None:
     """`schema.Properties["page"].Description = v` on a value held by a helper's variable: set in place."""
     path: list[str] = []
-    node = target
-    while node.type in {"index_expression", "selector_expression"}:
+    node: Node | None = target
+    while node is not None and node.type in {"index_expression", "selector_expression"}:
         if node.type == "index_expression":
             path.append(scope.string(node.child_by_field_name("index")))
-            node = node.child_by_field_name("operand")
         else:
             path.append(scope.json_key(text(node.child_by_field_name("field") or node)))
-            node = node.child_by_field_name("operand")
-    holder = scope.env.get(text(node)) if node.type == "identifier" else None
+        node = node.child_by_field_name("operand")
+    holder = scope.env.get(text(node)) if node is not None and node.type == "identifier" else None
     for key in reversed(path[1:]):
         holder = holder.setdefault(key, {}) if isinstance(holder, dict) else None
     if not isinstance(holder, dict):

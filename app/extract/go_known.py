@@ -39,8 +39,10 @@ class KnownCalls:
         if func is not None and func.type == "identifier" and len(args) == 2 and _is_key(self, args[0]):
             return self.value(args[1])  # translation helper: the listed text is the default
         if name in {"strings.ToUpper", "strings.ToLower", "strings.TrimSpace"} and len(args) == 1:
-            return {"strings.ToUpper": str.upper, "strings.ToLower": str.lower,
-                    "strings.TrimSpace": str.strip}[name](self.string(args[0]))
+            value = self.string(args[0])
+            if name.endswith("Upper"):
+                return value.upper()
+            return value.lower() if name.endswith("Lower") else value.strip()
         if name == "strconv.Itoa" and len(args) == 1 and isinstance(number := self.value(args[0]), int):
             return str(number)
         if name == "append" and args:

@@ -237,7 +237,8 @@ class CallRegistrations:
     def _other(self, module: Module) -> Any:
         if module.path not in self._others:
             result = FileResult(file=self.result.file, language=Language.PYTHON)
-            self._others[module.path] = type(self)(module.tree, result, modules=module.modules,
+            reader: Any = type(self)  # the Python reader this is mixed into
+            self._others[module.path] = reader(module.tree, result, modules=module.modules,
                                                 fastmcp_major=self.fastmcp_major or 3, opener=module.opener,
                                                 sdk_flavour=self.sdk_flavour)
         return self._others[module.path]

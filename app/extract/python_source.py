@@ -91,7 +91,9 @@ class _Reader(CallRegistrations, ResultFields):
         for node in nodes:
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Call)):
                 continue
-            for each in [bound(node, b) for b in self.loops.get(id(node), [])] or [node]:
+            variants: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Call] = [
+                bound(node, b) for b in self.loops.get(id(node), [])] if isinstance(node, ast.Call) else []
+            for each in variants or [node]:
                 with guarded(self.result, node.lineno, node.end_lineno):
                     for draft in self._candidates(each):
                         found.append((node.lineno, draft))

@@ -42,7 +42,10 @@ def read_helper_entry(reader: Any, call: Node) -> None:
         reader.result.unresolved("the name of a tool built by a helper", exc)
         return
     reader.claimed.add(config.id)
-    draft = Draft(name=name, fields={}, tool_lines=span(entry or call), name_lines=span(name_node))
+    if name_node is None:
+        return
+    lines = span(entry if entry is not None else call)
+    draft = Draft(name=name, fields={}, tool_lines=lines, name_lines=span(name_node))
     reader._plain(draft, pairs, ("title",))
     if "description" in pairs:
         reader._description(draft, pairs["description"])
