@@ -202,7 +202,8 @@ def _extract_one(
         py_modules = context.py_modules.loader(path.resolve()) if on_disk else None
         opener = context.py_modules.opener(path.resolve()) if on_disk else None
         major = (fastmcp_major(path) if on_disk else None) or 3
-        return extract_python(text, file=display, modules=py_modules, fastmcp_major=major, opener=opener)
+        return extract_python(text, file=display, modules=py_modules, fastmcp_major=major, opener=opener,
+                              origin=path.resolve() if on_disk else None)
     if kind is Language.GO:
         from app.extract.go_source import extract_go
         from app.extract.paths import mcp_go_lists_empty_required

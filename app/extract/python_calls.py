@@ -6,6 +6,8 @@ lists and dicts. The handler is found statically: a function of this file, a met
 from __future__ import annotations
 
 import ast
+import os
+import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,6 +184,7 @@ class CallRegistrations:
     fastmcp_major: int
     _handlers: Handlers | None
     _others: dict[Path, Any]
+    origin: Path | None
 
     def _decorated(self, fn: Function, deco: ast.expr) -> Draft | None:  # provided by the reader
         raise NotImplementedError
@@ -236,9 +239,14 @@ class CallRegistrations:
 
     def _other(self, module: Module) -> Any:
         if module.path not in self._others:
-            result = FileResult(file=self.result.file, language=Language.PYTHON)
+            # Findings in the handler's module name that file, relative like the file being read.
+            shown = module.path.as_posix()
+            if self.origin is not None:
+                relative = os.path.relpath(module.path, self.origin.parent).replace(os.sep, "/")
+                shown = posixpath.normpath(posixpath.join(posixpath.dirname(self.result.file), relative))
+            result = FileResult(file=shown, language=Language.PYTHON)
             reader: Any = type(self)  # the Python reader this is mixed into
             self._others[module.path] = reader(module.tree, result, modules=module.modules,
                                                 fastmcp_major=self.fastmcp_major or 3, opener=module.opener,
-                                                sdk_flavour=self.sdk_flavour)
+                                                sdk_flavour=self.sdk_flavour, origin=module.path)
         return self._others[module.path]

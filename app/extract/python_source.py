@@ -28,18 +28,19 @@ _TOOL_CALL = re.compile(r"\.tool\(\s*[A-Za-z_]\w*\s*[,)]|\.tool\((?:[^()]|\([^()
 
 
 def extract_python(
-    text: str, *, file: str, modules: ModuleLoader | None = None, fastmcp_major: int = 3, opener: Opener | None = None
+    text: str, *, file: str, modules: ModuleLoader | None = None, fastmcp_major: int = 3, opener: Opener | None = None,
+    origin: Path | None = None,
 ) -> FileResult:
     """Tools defined in one Python file; unreadable parts become TC090 findings. `modules` reads the constants
     of modules it imports from, `opener` their functions (handlers registered by calls); `fastmcp_major` is the
-    project's FastMCP version (2 and 3 list differently)."""
+    project's FastMCP version (2 and 3 list differently); `origin` the file's absolute path, if on disk."""
     result = FileResult(file=file, language=Language.PYTHON)
     try:
         tree = ast.parse(text)
     except SyntaxError as exc:
         result.findings.append(_syntax_finding(exc, file))
         return result
-    reader = _Reader(tree, result, modules=modules, fastmcp_major=fastmcp_major, opener=opener)
+    reader = _Reader(tree, result, modules=modules, fastmcp_major=fastmcp_major, opener=opener, origin=origin)
     result.other_framework = reader.other_framework and not reader.speaks_mcp
     if reader.speaks_mcp and "list_tools" in text:
         listing_overrides(tree, result)
@@ -51,7 +52,7 @@ def extract_python(
 class _Reader(CallRegistrations, ResultFields):
     def __init__(
         self, tree: ast.Module, result: FileResult, *, modules: ModuleLoader | None, fastmcp_major: int,
-        opener: Opener | None = None, sdk_flavour: bool | None = None,
+        opener: Opener | None = None, sdk_flavour: bool | None = None, origin: Path | None = None,
     ) -> None:
         self.tree = tree
         self.result = result
@@ -66,6 +67,7 @@ class _Reader(CallRegistrations, ResultFields):
         self.literals = LiteralReader(self.constants, self.types, TypeReader(tree, self.constants, titles=True),
                                       result)
         self.opener = opener
+        self.origin = origin
         self._handlers: Handlers | None = None
         self._others: dict[Path, _Reader] = {}
         self.loops: dict[int, list[dict[str, ast.expr]]] = {}
