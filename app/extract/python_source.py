@@ -24,7 +24,7 @@ _INJECTED = {"Context", "FastMCPContext", "RequestContext"}
 # Text that shows a file registers tools with calls (not only decorators): then every call is looked at.
 _CALL_MARKERS = ("Tool(", "mount(", "import_server(", "add_tool(", "from_function(")
 # `x.tool(fn, ...)` and the call form `x.tool(name=...)(fn)`.
-_TOOL_CALL = re.compile(r"\.tool\(\s*[A-Za-z_]\w*\s*[,)]|\.tool\((?:[^()]|\([^()]*\))*\)\s*\(")
+_TOOL_CALL = re.compile(r"\.tool\(\s*[A-Za-z_][\w.]*\s*[,)]|\.tool\((?:[^()]|\([^()]*\))*\)\s*\(")
 
 
 def extract_python(
