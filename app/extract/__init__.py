@@ -175,9 +175,11 @@ def _extract(
     path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context
 ) -> FileResult:
     display = display_name if display_name is not None else str(path)
+    from_disk = text is None
     if text is None:
         text = _read(path, display)
-    result = _extract_one(path, display_name=display_name, text=text, language=language, context=context)
+    result = _extract_one(path, display_name=display_name, text=text, language=language, context=context,
+                          from_disk=from_disk)
     if path.exists():
         result.path = path.resolve().as_posix()
     if not result.other_framework:
@@ -186,7 +188,8 @@ def _extract(
 
 
 def _extract_one(
-    path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context
+    path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context,
+    from_disk: bool = False,
 ) -> FileResult:
     display = display_name if display_name is not None else str(path)
     text = text if text is not None else _read(path, display)
@@ -202,8 +205,10 @@ def _extract_one(
         py_modules = context.py_modules.loader(path.resolve()) if on_disk else None
         opener = context.py_modules.opener(path.resolve()) if on_disk else None
         major = (fastmcp_major(path) if on_disk else None) or 3
+        # Read from disk: the tree its importers may also need, parsed once per run.
+        tree = context.py_modules.tree(path.resolve()) if from_disk else None
         return extract_python(text, file=display, modules=py_modules, fastmcp_major=major, opener=opener,
-                              origin=path.resolve() if on_disk else None)
+                              origin=path.resolve() if on_disk else None, tree=tree)
     if kind is Language.GO:
         from app.extract.go_source import extract_go
         from app.extract.paths import mcp_go_lists_empty_required

@@ -28,6 +28,7 @@ class Module:
     tree: ast.Module
     modules: ModuleLoader
     opener: Opener
+    handlers: Handlers | None = None  # its own imports, read once (for names it re-exports)
 
 
 # Opens an imported module by (module, level) as written in `from <module> import ...`; None when not in the tree.
@@ -146,7 +147,9 @@ class Handlers:
         found = [s for s in opened.tree.body if isinstance(s, _FUNCTIONS) and s.name == name]
         if found:
             return found[0], opened
-        imported = Handlers(opened.tree, opened.opener)
+        if opened.handlers is None:
+            opened.handlers = Handlers(opened.tree, opened.opener)
+        imported = opened.handlers
         if name in imported.imports:  # re-exported by a package `__init__`
             sub_module, sub_level, sub_name = imported.imports[name]
             return imported._foreign(sub_module, sub_level, sub_name or name)
@@ -184,6 +187,7 @@ class CallRegistrations:
     fastmcp_major: int
     _handlers: Handlers | None
     _others: dict[Path, Any]
+    _from_function: set[str] | None
     origin: Path | None
 
     def _decorated(self, fn: Function, deco: ast.expr) -> Draft | None:  # provided by the reader
@@ -197,7 +201,9 @@ class CallRegistrations:
             return None
         if self._handlers is None:
             self._handlers = Handlers(self.tree, self.opener)
-        if isinstance(reg.handler, ast.Name) and reg.handler.id in defined_by_from_function(self.tree) and \
+        if self._from_function is None:
+            self._from_function = defined_by_from_function(self.tree)
+        if isinstance(reg.handler, ast.Name) and reg.handler.id in self._from_function and \
                 isinstance(call.func, ast.Attribute) and call.func.attr == "add_tool":
             return None  # the Tool.from_function(...) it adds is read where it is built
         found = self._handlers.find(reg.handler, call)

@@ -29,14 +29,15 @@ _TOOL_CALL = re.compile(r"\.tool\(\s*[A-Za-z_][\w.]*\s*[,)]|\.tool\((?:[^()]|\([
 
 def extract_python(
     text: str, *, file: str, modules: ModuleLoader | None = None, fastmcp_major: int = 3, opener: Opener | None = None,
-    origin: Path | None = None,
+    origin: Path | None = None, tree: ast.Module | None = None,
 ) -> FileResult:
     """Tools defined in one Python file; unreadable parts become TC090 findings. `modules` reads the constants
     of modules it imports from, `opener` their functions (handlers registered by calls); `fastmcp_major` is the
-    project's FastMCP version (2 and 3 list differently); `origin` the file's absolute path, if on disk."""
+    project's FastMCP version (2 and 3 list differently); `origin` the file's absolute path, if on disk; `tree`
+    the text already parsed."""
     result = FileResult(file=file, language=Language.PYTHON)
     try:
-        tree = ast.parse(text)
+        tree = tree if tree is not None else ast.parse(text)
     except SyntaxError as exc:
         result.findings.append(_syntax_finding(exc, file))
         return result
@@ -70,6 +71,7 @@ class _Reader(CallRegistrations, ResultFields):
         self.origin = origin
         self._handlers: Handlers | None = None
         self._others: dict[Path, _Reader] = {}
+        self._from_function: set[str] | None = None
         self.loops: dict[int, list[dict[str, ast.expr]]] = {}
         self.inner: set[int] = set()
 
