@@ -23,9 +23,12 @@ Public API (stable; the audit, diff and suggest commands call it for source file
   format); a glob set to a data format ("json", "yaml") leaves those files to the data-file loader.
   FastMCP `mount(sub, namespace=...)` prefixes are applied across the Python files read together.
 - Values defined in other files are read (never run) where the language says where they are: Python constants
-  of modules imported with `from <module> import NAME` (relative, or found above the file), TS/JS constants
-  and zod schemas of relatively imported modules (`import { X } from "./schemas.js"`, `import * as s`), and
-  the constants and mcp-go option helpers (`func WithPagination() mcp.ToolOption`) of a Go package folder.
+  of modules imported with `from <module> import NAME` (relative, or found above the file) and the handlers
+  registered by calls (`mcp.tool(name=...)(handler)`, python_calls.py), TS/JS constants and zod schemas of
+  relatively imported modules (`import { X } from "./schemas.js"`, `import * as s`), and for Go the constants,
+  option helpers and functions of the package folder and of the module's other packages (go.mod): helpers are
+  followed statement by statement with their arguments bound (go_calls.py), types to their declarations for
+  schemas derived from Go structs (go_structs.py).
 
 Nothing is imported, executed, compiled or built: Python is parsed with `ast.parse`, the others with tree-sitter.
 """
