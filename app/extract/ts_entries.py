@@ -18,6 +18,8 @@ _TOOL_KEYS = {"parameters", "inputSchema", "description"}
 def read_helper_entry(reader: Any, call: Node) -> None:
     """One `x: tool({...})` entry or `tool({name, ...})` call, read with the reader of ts_source.py; other
     calls of such helpers are left alone."""
+    if reader.other_library and not reader.speaks_mcp:
+        return  # an agent library's `tool({...})` (the AI SDK's...), in a file that imports nothing of MCP
     arguments = call.child_by_field_name("arguments")
     config = next((a for a in arguments.named_children if a.type != "comment"), None) if arguments else None
     parent = call.parent

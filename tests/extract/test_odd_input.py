@@ -98,6 +98,9 @@ import { tool } from "ai";
 import { z } from "zod";
 const registry = new Registry();
 registry.tool("weather", "Weather in a city", { city: z.string() }, async () => "sunny");
+export const tools = {
+  forecast: tool({ description: "Forecast for a city", parameters: z.object({ city: z.string() }) }),
+};
 """,
     "agent.go": """
 package agent
