@@ -105,11 +105,13 @@ def extract_go(
     imports = [text(p) for p in captures("go", _IMPORTS, tree.root_node).get("path", [])]
     speaks_mcp = any("mcp" in path.lower() for path in imports)
     new_tools = found.get("new", []) if speaks_mcp else []
-    result.other_framework = not speaks_mcp and not found.get("literal")
+    candidates = [n for n in found.get("literal", [])
+                  if _mcp_tool_type(text(n.child_by_field_name("type") or n), scope)]
+    result.other_framework = not speaks_mcp and not candidates
     for node in new_tools:
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
             _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
-    for node in found.get("literal", []):
+    for node in candidates:
         kind = text(node.child_by_field_name("type") or node)
         literals = [node] if _TOOL_TYPE.match(kind) else []
         if _TOOL_LIST.match(kind):
@@ -122,6 +124,16 @@ def extract_go(
                 tool_literal(literal, scope, result, go_sdk=go_sdk)
     result.drafts.sort(key=lambda d: d.tool_lines.start)
     return result
+
+
+def _mcp_tool_type(kind: str, scope: GoScope) -> bool:
+    """`x.Tool` of an MCP package, or a `Tool` type declared in this module (a wrapper with the same fields);
+    not the `Tool` of another library (an LLM SDK's)."""
+    qualifier, _, _name = kind.lstrip("[]*").rpartition(".")
+    if not qualifier:
+        return "Tool" in scope.types
+    path = scope.imports.get(qualifier, qualifier)  # not imported (a fragment): its own name says
+    return "mcp" in path.lower() or (scope.module is not None and scope.module.folder(path) is not None)
 
 
 def _args(call: Node) -> list[Node]:

@@ -108,6 +108,8 @@ package agent
 import "github.com/sashabaranov/go-openai"
 
 var t = openai.NewTool("weather", openai.WithDescription("Weather in a city"))
+
+var u = openai.Tool{Name: "forecast", Description: "Forecast for a city"}
 """,
 }
 
