@@ -9,7 +9,7 @@ from tree_sitter import Node
 from app.extract.common import Draft, FileResult, Unresolved
 from app.extract.go_structs import for_type, handler_types
 from app.extract.go_values import GoScope
-from app.extract.treesitter import fail, short, span, text
+from app.extract.treesitter import call_args, callee, fail, short, span, text
 
 _ANNOTATION_KEYS = {
     "Title": "title",
@@ -30,19 +30,6 @@ _TOOL_KEYS = {
     "RawInputSchema": "inputSchema",
     "RawOutputSchema": "outputSchema",
 }
-
-
-def _args(call: Node) -> list[Node]:
-    return [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
-
-
-def _callee(node: Node) -> str:
-    func = node.child_by_field_name("function")
-    if func is None:
-        return ""
-    if func.type == "selector_expression":
-        return text(func.child_by_field_name("field") or func)
-    return text(func)
 
 
 def annotations_of(node: Node, scope: GoScope, *, go_sdk: bool) -> dict[str, Any]:
@@ -93,13 +80,13 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
                 draft.fields[out_key] = annotations_of(value, scope, go_sdk=go_sdk)
             elif key in {"InputSchema", "OutputSchema"} and _wrapped(value, scope) is not None:
                 inner = _wrapped(value, scope)
-                helper = _callee(scope.resolve(value))
+                helper = callee(scope.resolve(value))
                 if helper in scope.schema_helpers:  # a schema helper of this package: apply what it sets
                     draft.fields[out_key] = scope.patched(scope.value(inner), scope.schema_helpers[helper])  # type: ignore[arg-type]
                     continue
                 draft.fields[out_key] = scope.value(inner)  # type: ignore[arg-type]
                 result.unresolved(
-                    f"`{key}` of tool `{name}` passes through `{_callee(scope.resolve(value))}(...)`, which is not "
+                    f"`{key}` of tool `{name}` passes through `{callee(scope.resolve(value))}(...)`, which is not "
                     "defined in this file; only the schema given to it is listed",
                     fail(value, "helper"),
                     tool=name,
@@ -132,7 +119,7 @@ def _wrapped(node: Node, scope: GoScope) -> Node | None:
         return None
     if target.child_by_field_name("function").type != "identifier":  # type: ignore[union-attr]
         return None
-    args = _args(target)
+    args = call_args(target)
     return args[0] if len(args) == 1 and args[0].type in {"unary_expression", "composite_literal"} else None
 
 
@@ -166,7 +153,7 @@ def _inferred(node: Node, scope: GoScope, result: FileResult, draft: Draft) -> N
     while call is not None and call.type in {"unary_expression", "argument_list"}:
         call = call.parent
     func = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
-    args = _args(call) if call is not None and func is not None and text(func).endswith("AddTool") else []
+    args = call_args(call) if call is not None and func is not None and text(func).endswith("AddTool") else []
     if len(args) != 3:
         return
     found = handler_types(scope.resolve(args[2]), scope)
@@ -202,7 +189,7 @@ def expand_helper(node: Node, name: Node, scope: GoScope, result: FileResult, *,
         return False
     for call in calls:
         env: dict[str, Any] = {}
-        for param, arg in zip(params, _args(call), strict=False):
+        for param, arg in zip(params, call_args(call), strict=False):
             try:
                 env[param] = scope.value(arg)
             except Unresolved:
@@ -215,7 +202,7 @@ def expand_helper(node: Node, name: Node, scope: GoScope, result: FileResult, *,
         if len(result.drafts) > before and where is not None:  # the call names the tool: point at it
             result.drafts[-1].tool_lines = where
             position = params.index(text(name))
-            result.drafts[-1].name_lines = span(_args(call)[position]) if position < len(_args(call)) else where
+            result.drafts[-1].name_lines = span(call_args(call)[position]) if position < len(call_args(call)) else where
     return True
 
 

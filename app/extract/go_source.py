@@ -12,7 +12,7 @@ from app.extract.go_calls import GoModule
 from app.extract.go_literals import annotations_of, tool_literal
 from app.extract.go_package import GoPackage, cached_package
 from app.extract.go_values import GoScope
-from app.extract.treesitter import captures, fail, parser, short, span, text
+from app.extract.treesitter import call_args, callee, captures, fail, parser, short, span, text
 
 # mcp-go's NewTool starts every tool with these annotations (WithToolAnnotation replaces them all).
 MCP_GO_DEFAULT_ANNOTATIONS = {
@@ -136,23 +136,10 @@ def _mcp_tool_type(kind: str, scope: GoScope) -> bool:
     return "mcp" in path.lower() or (scope.module is not None and scope.module.folder(path) is not None)
 
 
-def _args(call: Node) -> list[Node]:
-    return [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
-
-
-def _callee(node: Node) -> str:
-    func = node.child_by_field_name("function")
-    if func is None:
-        return ""
-    if func.type == "selector_expression":
-        return text(func.child_by_field_name("field") or func)
-    return text(func)
-
-
 def _new_tool(
     call: Node, scope: GoScope, result: FileResult, *, empty_required: bool, helpers: dict[str, list[Node]]
 ) -> None:
-    args = _args(call)
+    args = call_args(call)
     if not args:
         return
     try:
@@ -167,17 +154,17 @@ def _new_tool(
     options = list(args[1:])
     while options:
         option = options.pop(0)
-        opt = _callee(option) if option.type == "call_expression" else ""
+        opt = callee(option) if option.type == "call_expression" else ""
         func = option.child_by_field_name("function") if option.type == "call_expression" else None
-        if func is not None and func.type == "identifier" and opt in helpers and not _args(option):
+        if func is not None and func.type == "identifier" and opt in helpers and not call_args(option):
             options[:0] = helpers[opt]  # an option helper of this package: apply what it applies
             continue
         try:
             if opt == "WithDescription":
-                draft.fields["description"] = scope.string(_args(option)[0])
-                draft.description_lines = scope.lines(_args(option)[0])
+                draft.fields["description"] = scope.string(call_args(option)[0])
+                draft.description_lines = scope.lines(call_args(option)[0])
             elif opt == "WithToolTitle":
-                draft.fields["title"] = scope.string(_args(option)[0])
+                draft.fields["title"] = scope.string(call_args(option)[0])
             elif opt in _PARAM_TYPES:
                 problems: list[tuple[str, Unresolved]] = []
                 _param(option, _PARAM_TYPES[opt], scope, draft, props, required, problems)
@@ -185,11 +172,11 @@ def _new_tool(
                     result.unresolved(f"parameter `{pname}` of tool `{name}` (left out)", problem, tool=name,
                                       parameter=pname)
             elif opt in _HINTS:
-                annotations[_HINTS[opt]] = scope.value(_args(option)[0])
+                annotations[_HINTS[opt]] = scope.value(call_args(option)[0])
             elif opt == "WithToolAnnotation":
-                annotations = annotations_of(_args(option)[0], scope, go_sdk=False)
+                annotations = annotations_of(call_args(option)[0], scope, go_sdk=False)
             elif opt in {"WithRawInputSchema", "WithInputSchema"}:
-                draft.fields["inputSchema"] = scope.value(_args(option)[0])
+                draft.fields["inputSchema"] = scope.value(call_args(option)[0])
             else:
                 why = f"the option `{short(option)}` is neither mcp-go's nor a helper read from this package"
                 raise fail(option, why)
@@ -208,7 +195,7 @@ def _param(
     option: Node, kind: str | None, scope: GoScope, draft: Draft, props: dict[str, Any], required: list[str],
     problems: list[tuple[str, Unresolved]],
 ) -> None:
-    args = _args(option)
+    args = call_args(option)
     pname = scope.string(args[0])
     schema: dict[str, Any] = {"type": kind} if kind else {}
     if kind == "object":
@@ -223,8 +210,8 @@ def _param(
 
 def _property_option(prop_opt: Node, pname: str, schema: dict[str, Any], scope: GoScope, draft: Draft,
                      required: list[str]) -> None:
-    opt = _callee(prop_opt) if prop_opt.type == "call_expression" else ""
-    values = _args(prop_opt)
+    opt = callee(prop_opt) if prop_opt.type == "call_expression" else ""
+    values = call_args(prop_opt)
     if opt == "Required":
         required.append(pname)
     elif opt == "Enum":
@@ -232,13 +219,13 @@ def _property_option(prop_opt: Node, pname: str, schema: dict[str, Any], scope: 
     elif opt in _ITEM_OPTS:
         items: dict[str, Any] = {"type": _ITEM_OPTS[opt]}
         for sub in values:
-            key = _PROP_KEYS.get(_callee(sub))
-            if _callee(sub) == "Enum":
-                items["enum"] = [scope.value(v) for v in _args(sub)]
+            key = _PROP_KEYS.get(callee(sub))
+            if callee(sub) == "Enum":
+                items["enum"] = [scope.value(v) for v in call_args(sub)]
             elif key is None:
                 raise fail(sub, f"the item option `{short(sub)}`")
             else:
-                items[key] = scope.value(_args(sub)[0])
+                items[key] = scope.value(call_args(sub)[0])
         schema["items"] = items
     elif opt == "WithStringEnumItems":
         schema["items"] = {"type": "string", "enum": scope.value(values[0])}

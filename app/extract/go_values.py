@@ -7,13 +7,12 @@ from typing import Any
 
 from tree_sitter import Node
 
-from app.audit.models import LineRange
 from app.extract.common import Unresolved
 from app.extract.go_calls import GoModule, HelperCalls, imports_of, type_specs
 from app.extract.go_known import KnownCalls
 from app.extract.go_locals import LocalVariables
 from app.extract.go_structs import for_type, generic_for
-from app.extract.treesitter import fail, local_span, short, text, unescape
+from app.extract.treesitter import ValueLines, fail, short, text, unescape
 
 # jsonschema.Schema (google/jsonschema-go) and mcp-go ToolInputSchema fields -> JSON keys.
 SCHEMA_FIELDS = {
@@ -54,7 +53,7 @@ SCHEMA_FIELDS = {
 _COMPARISONS = {"==", "!=", "&&", "||"}
 
 
-class GoScope(LocalVariables, HelperCalls, KnownCalls):
+class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
     """Package-level `const`/`var` declarations of one file; with `module` and `functions`, the helpers of the
     module are followed (app/extract/go_calls.py)."""
 
@@ -85,13 +84,6 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls):
                 exprs = [v for v in values.named_children] if values is not None else []
                 for name, value in zip(names, exprs, strict=False):
                     self.nodes[text(name)] = value
-
-    def lines(self, node: Node, *, or_reference: bool = False) -> LineRange | None:
-        """Where the value of `node` is written in this file (None when another file holds it); with
-        `or_reference`, the reference itself when the value lives elsewhere."""
-        if or_reference:
-            return local_span(self.root, self.resolve(node), node)
-        return local_span(self.root, self.resolve(node))
 
     def resolve(self, node: Node) -> Node:
         seen: set[str] = set()
