@@ -52,6 +52,16 @@ class Field:
         return Anchor.NAME if self.kind == "name" else Anchor.DESCRIPTION
 
 
+@dataclass(frozen=True)
+class Offense:
+    """One offending span of a field's text, with what it is."""
+
+    start: int
+    end: int
+    label: str
+    evidence: str | None = None  # shown instead of the excerpt (encoded payloads show what they decode to)
+
+
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
