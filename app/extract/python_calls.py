@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from app.extract.common import Draft, FileResult, Language, Unresolved
-from app.extract.python_values import Constants, ModuleLoader, dotted, keyword, node_lines
+from app.extract.python_ast import dotted, keyword, node_lines
+from app.extract.python_values import Constants, ModuleLoader
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 Function = ast.FunctionDef | ast.AsyncFunctionDef

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.extract.common import Unresolved
-from app.extract.python_values import Constants, dotted
+from app.extract.python_ast import dotted
+from app.extract.python_values import Constants
 
 _NUMERIC_FIELD_KEYS = {
     "ge": "minimum",

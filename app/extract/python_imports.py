@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from app.extract.python_values import dotted, statements
+from app.extract.python_ast import dotted, statements
 
 # Packages whose import marks a file as an MCP server module (FastMCP, the MCP SDK and its low-level types).
 _MCP_PACKAGES = {"fastmcp", "mcp"}

@@ -6,7 +6,8 @@ from __future__ import annotations
 import ast
 
 from app.extract.common import Draft, FileResult, Unresolved
-from app.extract.python_values import Constants, dotted, keyword
+from app.extract.python_ast import dotted, keyword
+from app.extract.python_values import Constants
 
 
 def read_mount(call: ast.Call, constants: Constants, result: FileResult) -> tuple[str, str, str] | None:

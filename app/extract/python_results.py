@@ -7,8 +7,9 @@ import ast
 from typing import Any
 
 from app.extract.common import Draft, FileResult, Unresolved
+from app.extract.python_ast import dotted, keyword, walk
 from app.extract.python_types import TypeReader
-from app.extract.python_values import Constants, dotted, keyword, walk
+from app.extract.python_values import Constants
 
 # Return types that produce no outputSchema (MCP content, FastMCP media and results).
 _CONTENT_TYPES = {

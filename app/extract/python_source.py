@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded, lines
+from app.extract.python_ast import dotted, keyword, node_lines, statements, walk
 from app.extract.python_calls import CallRegistrations, Handlers, Opener
 from app.extract.python_docstrings import parse_docstring
 from app.extract.python_imports import OTHER_FRAMEWORKS, imports_any, imports_sdk_fastmcp, speaks_mcp
@@ -17,7 +18,7 @@ from app.extract.python_lowlevel import LiteralReader
 from app.extract.python_mounts import apply_mounts, listing_overrides, read_mount
 from app.extract.python_results import ResultFields
 from app.extract.python_types import TypeReader
-from app.extract.python_values import Constants, ModuleLoader, dotted, keyword, node_lines, statements, walk
+from app.extract.python_values import Constants, ModuleLoader
 
 # Parameter annotations FastMCP injects rather than lists.
 _INJECTED = {"Context", "FastMCPContext", "RequestContext"}

@@ -6,8 +6,9 @@ import ast
 from typing import Any
 
 from app.extract.common import Unresolved
+from app.extract.python_ast import dotted, keyword
 from app.extract.python_fields import Param, apply_field, field_call
-from app.extract.python_values import Constants, dotted, keyword
+from app.extract.python_values import Constants
 
 _PRIMITIVES: dict[str, dict[str, Any]] = {
     "str": {"type": "string"},
