@@ -17,6 +17,15 @@ def dotted(node: ast.AST) -> str | None:
     return None
 
 
+def last_name(node: ast.AST) -> str | None:
+    """The last part of a name or attribute chain: `typing.Annotated` -> `Annotated`."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
 def keyword(call: ast.Call, name: str) -> ast.expr | None:
     for kw in call.keywords:
         if kw.arg == name:

@@ -7,7 +7,7 @@ import ast
 from typing import Any
 
 from app.extract.common import Draft, FileResult, Unresolved
-from app.extract.python_ast import dotted, keyword, walk
+from app.extract.python_ast import dotted, keyword, last_name, walk
 from app.extract.python_types import TypeReader
 from app.extract.python_values import Constants
 
@@ -73,7 +73,7 @@ class ResultFields:
                 return None
         if ret is None or (isinstance(ret, ast.Constant) and ret.value is None) or dotted(ret) in {"Any", "typing.Any"}:
             return None
-        if any(_last_name(n) in _CONTENT_TYPES for n in walk(ret)):
+        if any(last_name(n) in _CONTENT_TYPES for n in walk(ret)):
             return None
         try:
             base = self.types.schema(ret)
@@ -92,9 +92,3 @@ class ResultFields:
         return {"properties": {"result": base}, "required": ["result"], "type": "object", "x-fastmcp-wrap-result": True}
 
 
-def _last_name(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded, lines
-from app.extract.python_ast import dotted, keyword, node_lines, statements, walk
+from app.extract.python_ast import dotted, keyword, last_name, node_lines, statements, walk
 from app.extract.python_calls import CallRegistrations, Handlers, Opener
 from app.extract.python_docstrings import parse_docstring
 from app.extract.python_imports import OTHER_FRAMEWORKS, imports_any, imports_sdk_fastmcp, speaks_mcp
@@ -257,15 +257,7 @@ class _Reader(CallRegistrations, ResultFields):
 
 
 def _injected(annotation: ast.expr | None) -> bool:
-    return annotation is not None and any(_last_name(n) in _INJECTED for n in walk(annotation))
-
-
-def _last_name(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
+    return annotation is not None and any(last_name(n) in _INJECTED for n in walk(annotation))
 
 
 def _syntax_finding(exc: SyntaxError, file: str) -> Any:
