@@ -32,7 +32,16 @@ ROOMS: dict[str, set[str]] = {
     "app.reports": BASE | {"app.audit", "app.redaction", "app.render"},
     "app.selector_factory": BASE | {"app.audit", "app.llm"},
     "app.review": BASE
-    | {"app.audit", "app.suggest", "app.redaction", "app.render", "app.github", "app.config", "app.selector_factory"},
+    | {
+        "app.audit",
+        "app.suggest",
+        "app.redaction",
+        "app.extract",
+        "app.render",
+        "app.github",
+        "app.config",
+        "app.selector_factory",
+    },
     "app.jobs": BASE
     | {
         "app.audit",
