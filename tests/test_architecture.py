@@ -80,6 +80,16 @@ ROOMS: dict[str, set[str]] = {
         "app.jobs",
         "app.web",
     },
+    "app.action": BASE
+    | {
+        "app.audit",
+        "app.redaction",
+        "app.render",
+        "app.github",
+        "app.config",
+        "app.commands",
+        "app.review",
+    },
     "app.cli": BASE | {"app.commands"},
 }
 # What the pure core (app/audit) and the suggestion room may import from outside app/.

@@ -34,28 +34,37 @@ class GitSides(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
-def read_config(repo: GitRepo, commit: str, *, override: RepoConfig | None) -> tuple[RepoConfig, str]:
+def read_config(
+    repo: GitRepo, commit: str, *, override: RepoConfig | None, path: str = CONFIG_PATH
+) -> tuple[RepoConfig, str]:
+    """The config and where it came from: `override`, else the file `path` at `commit`, else the defaults."""
     if override is not None:
         return override, "--config"
-    text = repo.file_text(CONFIG_PATH, commit)
+    text = repo.file_text(path, commit)
     if text is None:
-        return RepoConfig(), f"the defaults ({CONFIG_PATH} does not exist at {commit[:7]})"
-    return load_config(f"{CONFIG_PATH}@{commit[:7]}", text=text), f"{CONFIG_PATH} at {commit[:7]}"
+        return RepoConfig(), f"the defaults ({path} does not exist at {commit[:7]})"
+    return load_config(f"{path}@{commit[:7]}", text=text), f"{path} at {commit[:7]}"
 
 
 def load_git_sides(
-    repo: GitRepo, base_ref: str, head_ref: str = "HEAD", *, config: RepoConfig | None = None, read_cases: bool = True
+    repo: GitRepo,
+    base_ref: str,
+    head_ref: str = "HEAD",
+    *,
+    config: RepoConfig | None = None,
+    config_path: str = CONFIG_PATH,
+    read_cases: bool = True,
 ) -> GitSides:
-    """Both sides of BASE...HEAD. `config` (from --config) replaces the base's config file; `read_cases=False`
-    leaves the cases file out (the command line's --cases replaces it)."""
+    """Both sides of BASE...HEAD. The config is the file `config_path` at BASE unless `config` (from --config)
+    replaces it; `read_cases=False` leaves the cases file out (the command line's --cases replaces it)."""
     base_sha, head_sha = repo.commit(base_ref), repo.commit(head_ref)
     merge_base = repo.merge_base(base_sha, head_sha)
-    cfg, config_source = read_config(repo, base_sha, override=config)
+    cfg, config_source = read_config(repo, base_sha, override=config, path=config_path)
     base_tree, head_tree = repo.tree(merge_base), repo.tree(head_sha)
     changed_files = {p for p in set(base_tree) | set(head_tree) if base_tree.get(p) != head_tree.get(p)}
     notes: list[str] = []
-    if config is None and CONFIG_PATH in changed_files:
-        notes.append(config_change_note(cfg, repo.file_text(CONFIG_PATH, head_sha)))
+    if config is None and config_path in changed_files:
+        notes.append(config_change_note(cfg, repo.file_text(config_path, head_sha)))
     paths = sorted(p for p in set(base_tree) | set(head_tree) if cfg.matches(p))
     if not paths:
         globs = ", ".join(cfg.paths)

@@ -14,7 +14,7 @@ from app.commands.git_repo import GitRepo
 from app.commands.git_sides import GitSides, load_git_sides
 from app.commands.inputs import load_config_file
 from app.commands.options import CommonOptions, Settings
-from app.config import RepoConfig
+from app.config import CONFIG_PATH, RepoConfig
 from app.selector_factory import make_selector
 
 
@@ -28,10 +28,16 @@ class Pair:
     sides: GitSides | None = None  # how the sides were read, for `diff --git`
 
 
-def git_pair(where: Path, base_ref: str, head_ref: str, *, common: CommonOptions) -> Pair:
-    """BASE...HEAD of the repository holding `where`, read the way the App reads a pull request."""
+def git_pair(
+    where: Path, base_ref: str, head_ref: str, *, common: CommonOptions, config_path: str = CONFIG_PATH
+) -> Pair:
+    """BASE...HEAD of the repository holding `where`, read the way the App reads a pull request; the config is
+    --config when given, else the file `config_path` at BASE."""
     override = load_config_file(common.config) if common.config else None
-    sides = load_git_sides(GitRepo(where), base_ref, head_ref, config=override, read_cases=not common.cases)
+    repo = GitRepo(where)
+    sides = load_git_sides(
+        repo, base_ref, head_ref, config=override, config_path=config_path, read_cases=not common.cases
+    )
     settings = common.settings(repo_config=sides.config, repo_cases=sides.user_cases)
     return Pair(
         before=sides.base,
