@@ -87,7 +87,8 @@ def test_sides_are_the_ones_the_app_reads(repo: GitWork) -> None:
     base, head = git.commit("main"), git.commit("feature")
     sides = load_git_sides(git, "main", "feature")
     config = load_config(".github/toolchoice.yml", text=CONFIG)
-    plan = plan_review(LocalSource(git, base, head), number=1, base_sha=base, head_sha=head, config=config, report_url=None)
+    source = LocalSource(git, base, head)
+    plan = plan_review(source, number=1, base_sha=base, head_sha=head, config=config, report_url=None)
     assert plan.request is not None
     assert sides.base.model_dump() == plan.request.base.model_dump()
     assert sides.head.model_dump() == plan.request.head.model_dump()
