@@ -4,12 +4,11 @@ request, formats and gates as `diff`, and one-line errors for a folder outside g
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from git_work import GitWork
+from test_cli import toolchoice
 
 from app.commands.git_repo import GitRepo
 from app.commands.git_sides import load_git_sides
@@ -30,17 +29,6 @@ def ping_host(host: str) -> str:
     return host
 '''
 CONFIG = 'paths: ["mcp/tools.json", "src/**/*.py"]\n'
-
-
-def toolchoice(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": "/nonexistent"},
-    )
 
 
 @pytest.fixture
