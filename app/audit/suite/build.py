@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from app.audit.models import Case, CaseFamily, Provenance, Suite, ToolSet
-from app.audit.suite.intents import TemplateCaseGenerator, requests_for
+from app.audit.models import Case, CaseFamily, Suite, ToolSet
+from app.audit.suite.intents import TemplateCaseGenerator, positive_case, requests_for
 from app.audit.suite.phrasing import name_prefixes
 from app.audit.suite.targeting import MIN_SCORED_CHANGED, budgets, changed_tools
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
@@ -96,15 +96,7 @@ def _top_up(
             if scored[tool.name] >= target:
                 break
             written[tool.name] += 1
-            case = Case(
-                id=f"gen-{tool.name}-{written[tool.name]}",
-                intent=phrased.text,
-                expected=tool.name,
-                provenance=Provenance.AI_GENERATED,
-                target_tool=tool.name,
-                phrasing=phrased.phrasing,
-                note=f"{phrased.phrasing.value} request (added: too few scored cases)",
-            )
+            case = positive_case(tool.name, phrased, written[tool.name], why=" (added: too few scored cases)")
             if _key(case) in generated:
                 written[tool.name] -= 1
                 continue
