@@ -72,7 +72,7 @@ def run_action(
         log(workflow_message("notice", f"#{event.number} is a draft and {inputs.config_path} does not review drafts"))
         return _finish(ctx, result, pair=None)
     commenting = inputs.comment and config.comment != CommentPolicy.NEVER
-    if not pair.sides.changed:
+    if not pair.sides.definitions_changed():
         body = "\n\n".join([f"**ToolChoice**: {NO_CHANGE_SUMMARY}", *pair.notes])
         only_update = config.comment != CommentPolicy.ALWAYS
         result = ActionResult(conclusion=Conclusion.SUCCESS, comment="not needed", summary=body)

@@ -33,6 +33,13 @@ class GitSides(BaseModel):
     changed: list[str]  # those whose content differs between the merge base and the head
     notes: list[str] = Field(default_factory=list)
 
+    def definitions_changed(self) -> bool:
+        """True when a definition file changed, or a file its values are read from did (the tools differ)."""
+        if self.changed:
+            return True
+        hashes = [sorted((t.name, t.definition_hash()) for t in side.tools) for side in (self.base, self.head)]
+        return hashes[0] != hashes[1]
+
 
 def read_config(
     repo: GitRepo, commit: str, *, override: RepoConfig | None, path: str = CONFIG_PATH

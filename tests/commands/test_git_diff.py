@@ -142,3 +142,26 @@ def test_no_definition_files_says_what_was_looked_for(tmp_path: Path) -> None:
     out = toolchoice("diff", "--git", "main", cwd=work.root)
     assert out.returncode == 2
     assert "no tool-definition files" in out.stderr and "**/tools.json" in out.stderr
+
+
+def test_values_imported_from_another_file_are_read_at_each_commit(tmp_path: Path) -> None:
+    work = GitWork(tmp_path / "imports")
+    server = SERVER_PY.replace('@mcp.tool()', '@mcp.tool(description=PING)').replace(
+        "from mcp.server.fastmcp import FastMCP", "from mcp.server.fastmcp import FastMCP\nfrom .texts import PING"
+    )
+    work.commit(
+        {
+            ".github/toolchoice.yml": 'paths: ["src/server.py"]\n',
+            "src/server.py": server,
+            "src/texts.py": 'PING = "Pings a host and returns the round-trip time."\n',
+        }
+    )
+    work.branch("feature")
+    work.commit({"src/texts.py": 'PING = "Sends an ICMP echo to a host and returns the round-trip time."\n'})
+    work.write({"src/texts.py": 'PING = "only in the working tree"\n'})
+    sides = load_git_sides(GitRepo(work.root), "main")
+    assert [t.description for t in sides.base.tools] == ["Pings a host and returns the round-trip time."]
+    [head_tool] = sides.head.tools
+    assert head_tool.description == "Sends an ICMP echo to a host and returns the round-trip time."
+    # Only the imported file changed, not a definition file: the tools still differ, so the Action reviews it.
+    assert sides.changed == [] and sides.definitions_changed()
