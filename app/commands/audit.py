@@ -1,4 +1,7 @@
-"""`toolchoice audit`, `diff` and `demo`: audits from the command line, no GitHub, Redis or network needed."""
+"""`toolchoice audit`, `diff` and `demo`: audits from the command line, no GitHub, Redis or network needed.
+
+The audit engine, the suite and the renderers are imported when a command runs: every command of the
+command line loads this module, and they take about a second to import."""
 
 from __future__ import annotations
 
@@ -8,14 +11,11 @@ from typing import Annotated
 
 import typer
 
-from app.audit.engine import audit, selector_generator
 from app.audit.gate import Conclusion, evaluate_gate
 from app.audit.loader import load_definitions
 from app.audit.models import ToolSet
 from app.audit.results import AuditReport, Comparison
 from app.audit.rules.ruleset import load_rules
-from app.audit.suite.build import build_suite
-from app.audit.suite.cases_file import load_cases
 from app.commands.inputs import load_inputs, read_text
 from app.commands.options import (
     CommonOptions,
@@ -27,10 +27,6 @@ from app.commands.options import (
 )
 from app.commands.pair import Pair, compare_pair, diff_gate_args, git_pair
 from app.errors import InputError
-from app.render.json_export import export_json
-from app.render.markdown import render_comparison, render_report
-from app.render.sarif import render_sarif
-from app.render.text import render_text
 from app.selector_factory import make_selector
 
 # The demo tool set ships inside the package so `toolchoice demo` works from a wheel.
@@ -61,6 +57,11 @@ def _emit(text: str, output: Path | None) -> None:
 
 
 def _render(result: AuditReport | Comparison, fmt: OutputFormat) -> str:
+    from app.render.json_export import export_json
+    from app.render.markdown import render_comparison, render_report
+    from app.render.sarif import render_sarif
+    from app.render.text import render_text
+
     if fmt == OutputFormat.JSON:
         return export_json(result)
     if fmt == OutputFormat.SARIF:
@@ -71,6 +72,7 @@ def _render(result: AuditReport | Comparison, fmt: OutputFormat) -> str:
 
 
 def _estimate(settings: Settings, toolsets: list[ToolSet], *, intents: int, repeats: int) -> None:
+    from app.audit.suite.build import build_suite
     from app.llm.factory import estimate_audit
 
     # The model writes the generated cases in live mode: count the user's cases plus what generation adds,
@@ -104,6 +106,9 @@ def audit_command(
     common: CommonOptions,
 ) -> None:
     """Audit tool definitions: findings, selection runs on a generated + user suite, scores."""
+    from app.audit.engine import audit, selector_generator
+    from app.audit.suite.build import build_suite
+
     settings = common.settings()
     toolset = load_inputs(files, fmt=settings.input_format, config=settings.config)
     if common.estimate:
@@ -163,6 +168,8 @@ def demo_command(
     output: OutputOpt = None,
 ) -> None:
     """A built-in before/after of a helpdesk tool set with hand-written cases: the whole product in one go."""
+    from app.audit.suite.cases_file import load_cases
+
     before = load_definitions("demo/before.json", text=read_text(DEMO_DIR / "before.json"))
     after = load_definitions("demo/after.json", text=read_text(DEMO_DIR / "after.json"))
     cases = load_cases("demo/cases.yaml", text=read_text(DEMO_DIR / "cases.yaml"))

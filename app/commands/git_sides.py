@@ -11,7 +11,6 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from app.audit.models import Case, ToolSet
-from app.audit.suite.cases_file import load_cases
 from app.commands.git_repo import GitRepo
 from app.config import CONFIG_PATH, RepoConfig, config_change_note, load_config
 from app.errors import DefinitionError, InputError
@@ -92,6 +91,8 @@ def load_git_sides(
     head = load_snapshot(paths, blobs=head_tree, read=read, fmt=fmt)
     user_cases: list[Case] = []
     if read_cases and cfg.cases:
+        from app.audit.suite.cases_file import load_cases  # the suite's modules load word forms: only when needed
+
         cases_text = repo.file_text(cfg.cases, base_sha)
         if cases_text is None:
             notes.append(f"The cases file {cfg.cases} does not exist at {base_sha[:7]}; no user cases ran.")

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.audit.engine import audit_pair
 from app.audit.models import ToolSet
 from app.audit.results import Comparison
 from app.commands.git_repo import GitRepo
@@ -51,6 +50,8 @@ def git_pair(
 
 def compare_pair(pair: Pair, *, intents: int = 5, repeats: int = 0) -> Comparison:
     """Both sides audited with one frozen suite and compared; the pair's notes added to the report's."""
+    from app.audit.engine import audit_pair  # about a second of imports: only when a comparison runs
+
     settings = pair.settings
     selector = make_selector(settings.mode, model=settings.model, concurrency=settings.concurrency)
     comparison = audit_pair(
