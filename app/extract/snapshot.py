@@ -23,8 +23,9 @@ from app.extract import extract_file, is_source_file
 MANIFESTS = frozenset({"package.json", "pyproject.toml", "go.mod", "requirements.txt", "setup.cfg"})
 # How many folders above a source file are copied (FastMCP mounts are looked up that far; see paths.py).
 CONTEXT_LEVELS = 2
-# At most this many context files per side: enough for a server's package, bounded for a monorepo.
-MAX_CONTEXT_FILES = 400
+# At most this many context files per side: a server package's neighbours; bounded because the App reads each one
+# over the API (identical blobs on both sides are read once).
+MAX_CONTEXT_FILES = 100
 
 # Reads the text of one file: (blob id, repository path) -> text. Raises DefinitionError when it cannot.
 ReadBlob = Callable[[str, str], str]
@@ -33,25 +34,28 @@ OnError = Callable[[str, DefinitionError], None]
 
 
 def context_paths(paths: Sequence[str], blobs: Mapping[str, str]) -> list[str]:
-    """The files beside and above the source files of `paths` that extraction may read values from."""
-    folders: set[PurePosixPath] = set()
+    """The files beside and above the source files of `paths` that extraction may read values from: manifests
+    and the source files of the definitions' own folders first, then those of the folders above."""
+    own: set[PurePosixPath] = set()
+    above: set[PurePosixPath] = set()
     for path in paths:
         if is_source_file(Path(path)):
             parent = PurePosixPath(path).parent
-            folders.update([parent, *list(parent.parents)[:CONTEXT_LEVELS]])
-    if not folders:
+            own.add(parent)
+            above.update(list(parent.parents)[:CONTEXT_LEVELS])
+    if not own:
         return []
     wanted = set(paths)
-    out = []
-    for candidate in sorted(blobs):
+    ranked: list[tuple[int, str]] = []
+    for candidate in blobs:
         pure = PurePosixPath(candidate)
         if candidate in wanted:
             continue
-        if (pure.parent in folders and is_source_file(Path(candidate))) or (
-            pure.name in MANIFESTS and any(pure.parent == f or pure.parent in f.parents for f in folders)
-        ):
-            out.append(candidate)
-    return out[:MAX_CONTEXT_FILES]
+        if pure.name in MANIFESTS and any(pure.parent == f or pure.parent in f.parents for f in own):
+            ranked.append((0, candidate))
+        elif is_source_file(Path(candidate)) and (pure.parent in own or pure.parent in above):
+            ranked.append((1 if pure.parent in own else 2, candidate))
+    return [path for _, path in sorted(ranked)[:MAX_CONTEXT_FILES]]
 
 
 def load_snapshot(
