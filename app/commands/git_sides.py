@@ -88,7 +88,9 @@ def load_git_sides(
 
     fmt = cfg.format.value
     base = load_snapshot(paths, blobs=base_tree, read=read, fmt=fmt, on_error=skipped)
-    head = load_snapshot(paths, blobs=head_tree, read=read, fmt=fmt)
+    head = load_snapshot(
+        paths, blobs=head_tree, read=read, fmt=fmt, on_summary=lambda line: notes.append(f"Head: {line}")
+    )
     user_cases: list[Case] = []
     if read_cases and cfg.cases:
         from app.audit.suite.cases_file import load_cases  # the suite's modules load word forms: only when needed

@@ -17,7 +17,9 @@ from pathlib import Path, PurePosixPath
 from app.audit.loader import load_definitions, merge_toolsets
 from app.audit.models import ToolSet
 from app.errors import DefinitionError
-from app.extract import extract_file, is_source_file
+from app.extract import detect_language, extract_file, is_source_file
+from app.extract.common import UNRESOLVED_RULE, Language, unresolved_finding
+from app.extract.summary import ExtractionSummary, registration_lines
 
 # Files the extractor consults to know a framework's version (zod 3 or 4, FastMCP 2 or 3, mcp-go's rules).
 MANIFESTS = frozenset({"package.json", "pyproject.toml", "go.mod", "requirements.txt", "setup.cfg"})
@@ -31,6 +33,8 @@ MAX_CONTEXT_FILES = 100
 ReadBlob = Callable[[str, str], str]
 # Called for a file that could not be read, when the caller wants to go on without it.
 OnError = Callable[[str, DefinitionError], None]
+# Receives one sentence for people about the source files read, when there is something to say.
+OnSummary = Callable[[str], None]
 
 
 def context_paths(paths: Sequence[str], blobs: Mapping[str, str]) -> list[str]:
@@ -65,13 +69,17 @@ def load_snapshot(
     read: ReadBlob,
     fmt: str = "auto",
     on_error: OnError | None = None,
+    on_summary: OnSummary | None = None,
 ) -> ToolSet:
     """The tools of the files `paths` (repository paths, `/`-separated) of one commit, whose blob ids are
     `blobs` (path -> id; paths missing there are skipped). A file that cannot be read raises DefinitionError
-    naming it, or is passed to `on_error` and counts as having no tools."""
+    naming it, or is passed to `on_error` and counts as having no tools. `on_summary` hears, in one sentence,
+    when source files register tools that could not be read (a review must never pass them over in silence);
+    such a file also gets a TC090 finding."""
     present = [p for p in paths if p in blobs]
     sources = [p for p in present if is_source_file(Path(p))]
     sets: list[ToolSet] = []
+    counted = ExtractionSummary()
     with tempfile.TemporaryDirectory(prefix="toolchoice-snapshot-") as tmp:
         root = Path(tmp)
         if sources:
@@ -82,14 +90,42 @@ def load_snapshot(
                 text = read(blobs[path], path)
                 if path in sources:
                     _write(root, path, text)
-                    sets.append(extract_file(root / path, display_name=path))
+                    found = extract_file(root / path, display_name=path)
+                    sets.append(_counted(counted, path, text, found))
                 else:
                     sets.append(load_definitions(path, text=text, fmt=fmt))
             except DefinitionError as exc:
                 if on_error is None:
                     raise
                 on_error(path, exc)
+    if on_summary is not None and counted.sites and (not counted.tools or counted.files_without_tools):
+        on_summary(counted.line())
     return merge_toolsets(sets) if sets else ToolSet()
+
+
+def _counted(counted: ExtractionSummary, path: str, text: str, found: ToolSet) -> ToolSet:
+    """Adds one source file to the counts; a file with registration sites and no tool gets a TC090 of its own."""
+    language = detect_language(Path(path), text)
+    sites = registration_lines(text, Language(language)) if language else []
+    unresolved = [f for f in found.load_findings if f.rule_id == UNRESOLVED_RULE]
+    counted.files_read += 1
+    counted.sites += len(sites)
+    counted.files_with_sites += bool(sites)
+    counted.tools += len(found.tools)
+    counted.unresolved += len(unresolved)
+    if sites and not found.tools:
+        counted.files_without_tools.append(path)
+        if not unresolved:
+            n = len(sites)
+            silent = unresolved_finding(
+                f"{n} line{'s' if n != 1 else ''} here look like tool registration (first at line {sites[0]}), "
+                "but no tool definition could be read from them",
+                file=path,
+                line=sites[0],
+            )
+            counted.unresolved += 1
+            return found.model_copy(update={"load_findings": [*found.load_findings, silent]})
+    return found
 
 
 def _read_quietly(read: ReadBlob, blob: str, path: str) -> str:

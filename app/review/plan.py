@@ -6,7 +6,7 @@ request cannot change how it is judged), and what the PR's own copies would chan
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -29,7 +29,13 @@ class Plan(BaseModel):
 
 
 def load_side(
-    source: Source, tree: TreeListing, paths: Sequence[str], fmt: str, *, notes: list[str] | None = None
+    source: Source,
+    tree: TreeListing,
+    paths: Sequence[str],
+    fmt: str,
+    *,
+    notes: list[str] | None = None,
+    said: Callable[[str], None] | None = None,
 ) -> ToolSet:
     """One side's tools (data files and source files, read statically). With `notes` (the base side), an
     unreadable file is skipped with a note, so a PR that repairs a broken file is not blocked; on the head
@@ -45,6 +51,7 @@ def load_side(
         read=lambda blob, path: source.blob_text(blob, path=path),
         fmt=fmt,
         on_error=skipped if notes is not None else None,
+        on_summary=said,
     )
 
 
@@ -68,7 +75,7 @@ def plan_review(
     paths = sorted(p for p in set(base_tree.blobs) | set(head_tree.blobs) if config.matches(p))
     fmt = config.format.value
     base = load_side(source, base_tree, paths, fmt, notes=notes)
-    head = load_side(source, head_tree, paths, fmt)
+    head = load_side(source, head_tree, paths, fmt, said=lambda line: notes.append(f"Head: {line}"))
     user_cases: list[Case] = []
     if config.cases:
         cases_text = source.file_text(config.cases, base_sha)

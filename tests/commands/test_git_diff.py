@@ -165,3 +165,18 @@ def test_values_imported_from_another_file_are_read_at_each_commit(tmp_path: Pat
     assert head_tool.description == "Sends an ICMP echo to a host and returns the round-trip time."
     # Only the imported file changed, not a definition file: the tools still differ, so the Action reviews it.
     assert sides.changed == [] and sides.definitions_changed()
+
+
+def test_unreadable_registrations_are_said_on_the_pr_and_in_the_cli(repo: GitWork) -> None:
+    loop = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
+    loop += "for s in specs():\n    mcp.tool(name=s.n)(s.f)\n"
+    repo.commit({"src/server.py": loop})
+    git = GitRepo(repo.root)
+    base, head = git.commit("main"), git.commit("feature")
+    config = load_config(".github/toolchoice.yml", text=CONFIG)
+    source = LocalSource(git, base, head)
+    plan = plan_review(source, number=1, base_sha=base, head_sha=head, config=config, report_url=None)
+    assert plan.request is not None
+    assert any(n.startswith("Head: No tool could be read from the 1 tool registration site") for n in plan.notes)
+    sides = load_git_sides(git, "main", "feature")
+    assert any("No tool could be read" in n for n in sides.notes)

@@ -60,3 +60,27 @@ def test_unreadable_file_raises_or_is_reported() -> None:
     skipped: list[str] = []
     tools = load_snapshot(["bad.json", "tools.json"], blobs=blobs, read=reader, on_error=lambda p, e: skipped.append(p))
     assert skipped == ["bad.json"] and tools.names() == ["get_time"]
+
+
+def test_registrations_that_yield_no_tool_are_said_and_found() -> None:
+    unreadable = (
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from .names import build\n\n"
+        "mcp = FastMCP('x')\n\n"
+        "for spec in build():\n"
+        "    mcp.tool(name=spec.name, description=spec.text)(spec.handler)\n"
+    )
+    files = {"srv/server.py": unreadable}
+    said: list[str] = []
+    tools = load_snapshot(
+        list(files), blobs={p: p for p in files}, read=lambda blob, path: files[path], on_summary=said.append
+    )
+    assert not tools.tools
+    assert len(said) == 1 and said[0].startswith("No tool could be read from the 1 tool registration site")
+    assert any(f.rule_id == "TC090" and f.file == "srv/server.py" for f in tools.load_findings)
+
+
+def test_a_readable_source_file_says_nothing() -> None:
+    said: list[str] = []
+    load_snapshot(["pkg/server.py"], blobs={p: p for p in FILES}, read=lambda b, p: FILES[p], on_summary=said.append)
+    assert said == []
