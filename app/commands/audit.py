@@ -18,12 +18,9 @@ from app.audit.rules.ruleset import load_rules
 from app.audit.suite.build import build_suite
 from app.audit.suite.cases_file import load_cases
 from app.commands.inputs import load_cases_file, load_config_file, load_inputs, read_text
+from app.commands.output import NoRedactOpt, Writer
 from app.config import RepoConfig
-from app.errors import InputError
-from app.render.json_export import export_json
-from app.render.markdown import render_comparison, render_report
-from app.render.sarif import render_sarif
-from app.render.text import render_text
+from app.render.output import Format, render_output
 from app.selector_factory import make_selector
 
 # The demo tool set ships inside the package so `toolchoice demo` works from a wheel.
@@ -86,26 +83,6 @@ class Settings:
         self.user_cases: list[Case] = [c for path in case_files for c in load_cases_file(path)]
 
 
-def _emit(text: str, output: Path | None) -> None:
-    if output is None:
-        typer.echo(text, nl=not text.endswith("\n"))
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write the report: {exc.strerror}", file=str(output)) from None
-
-
-def _render(result: AuditReport | Comparison, fmt: OutputFormat) -> str:
-    if fmt == OutputFormat.JSON:
-        return export_json(result)
-    if fmt == OutputFormat.SARIF:
-        return render_sarif(result, rules=load_rules())
-    if fmt == OutputFormat.MD:
-        return render_comparison(result) if isinstance(result, Comparison) else render_report(result)
-    return render_text(result)
-
-
 def _estimate(settings: Settings, toolsets: list[ToolSet], *, intents: int, repeats: int) -> None:
     from app.llm.factory import estimate_audit
 
@@ -124,12 +101,14 @@ def _estimate(settings: Settings, toolsets: list[ToolSet], *, intents: int, repe
     typer.echo(json.dumps(estimate.model_dump(), indent=2, sort_keys=True))
 
 
-def _finish(result: AuditReport | Comparison, *, fmt: OutputFormat, output: Path | None, gate_args: dict) -> None:
-    _emit(_render(result, fmt), output)
+def _finish(result: AuditReport | Comparison, *, fmt: OutputFormat, writer: Writer, gate_args: dict) -> None:
+    rules = load_rules() if fmt == OutputFormat.SARIF else None
+    rendered = render_output(result, Format(fmt.value), redact=writer.redact, rules=rules)
+    writer.write(rendered.text, keep=rendered.keep)
     gate = evaluate_gate(result, **gate_args)
     if gate.conclusion == Conclusion.FAILURE:
         for reason in gate.reasons:
-            typer.echo(f"toolchoice: gate failed: {reason}", err=True)
+            writer.message(f"toolchoice: gate failed: {reason}")
         raise typer.Exit(1)
 
 
@@ -146,8 +125,10 @@ def audit_command(
     intents: IntentsOpt = 5,
     output: OutputOpt = None,
     input_format: InputFormatOpt = None,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Audit tool definitions: findings, selection runs on a generated + user suite, scores."""
+    writer = Writer(no_redact=no_redact, output=output)
     settings = Settings(
         config=config, cases=cases, mode=mode, model=model, concurrency=concurrency, input_format=input_format
     )
@@ -164,7 +145,7 @@ def audit_command(
     )
     report = audit(toolset, suite=suite, selector=selector, rule_settings=settings.config.rules)
     min_score = fail_under if fail_under is not None else settings.config.thresholds.min_score
-    _finish(report, fmt=fmt, output=output, gate_args={"min_score": min_score})
+    _finish(report, fmt=fmt, writer=writer, gate_args={"min_score": min_score})
 
 
 def diff_command(
@@ -188,8 +169,10 @@ def diff_command(
     intents: IntentsOpt = 5,
     output: OutputOpt = None,
     input_format: InputFormatOpt = None,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Before/after: audit BASE and HEAD with the identical frozen suite and compare."""
+    writer = Writer(no_redact=no_redact, output=output)
     settings = Settings(
         config=config, cases=cases, mode=mode, model=model, concurrency=concurrency, input_format=input_format
     )
@@ -203,7 +186,7 @@ def diff_command(
         after,
         settings=settings,
         fmt=fmt,
-        output=output,
+        writer=writer,
         intents=intents,
         repeats=repeats,
         gate_args={
@@ -221,7 +204,7 @@ def run_diff(
     *,
     settings: Settings,
     fmt: OutputFormat,
-    output: Path | None,
+    writer: Writer,
     intents: int,
     repeats: int,
     gate_args: dict,
@@ -239,14 +222,16 @@ def run_diff(
         base_ref=refs[0],
         head_ref=refs[1],
     )
-    _finish(comparison, fmt=fmt, output=output, gate_args=gate_args)
+    _finish(comparison, fmt=fmt, writer=writer, gate_args=gate_args)
 
 
 def demo_command(
     fmt: FormatOpt = OutputFormat.TEXT,
     output: OutputOpt = None,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """A built-in before/after of a helpdesk tool set with hand-written cases: the whole product in one go."""
+    writer = Writer(no_redact=no_redact, output=output)
     before = load_definitions("demo/before.json", text=read_text(DEMO_DIR / "before.json"))
     after = load_definitions("demo/after.json", text=read_text(DEMO_DIR / "after.json"))
     settings = Settings(config=None, cases=None, mode=None, model=None, concurrency=None, input_format=None)
@@ -256,7 +241,7 @@ def demo_command(
         after,
         settings=settings,
         fmt=fmt,
-        output=output,
+        writer=writer,
         intents=5,
         repeats=0,
         gate_args={},

@@ -10,6 +10,7 @@ from rq import Queue, Worker
 
 from app.errors import ConfigError
 from app.jobs.job import on_work_horse_killed
+from app.redaction.exits import install_log_redaction
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ def build_worker(settings: Settings, *, redis: Redis | None = None, name: str | 
 def run_worker(settings: Settings, *, burst: bool = False, log_level: str = "INFO") -> bool:
     """Work until stopped (or, with `burst`, until the queue is empty). The scheduler runs delayed retries."""
     worker = build_worker(settings)
+    install_log_redaction()  # inherited by every forked job
     preload()
     # Long-lived imported objects stay out of the collector (and shared copy-on-write with forked jobs).
     gc.collect()
