@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -101,9 +101,12 @@ def _estimate(settings: Settings, toolsets: list[ToolSet], *, intents: int, repe
     typer.echo(json.dumps(estimate.model_dump(), indent=2, sort_keys=True))
 
 
-def _finish(result: AuditReport | Comparison, *, fmt: OutputFormat, writer: Writer, gate_args: dict) -> None:
+def _finish(
+    result: AuditReport | Comparison, *, fmt: OutputFormat, writer: Writer, gate_args: dict, inputs: list[Any]
+) -> None:
+    """Render (redacted, with the secrets of `inputs` found by their context there), write, apply the gate."""
     rules = load_rules() if fmt == OutputFormat.SARIF else None
-    rendered = render_output(result, Format(fmt.value), redact=writer.redact, rules=rules)
+    rendered = render_output(result, Format(fmt.value), redact=writer.redact, rules=rules, inputs=inputs)
     writer.write(rendered.text, keep=rendered.keep)
     gate = evaluate_gate(result, **gate_args)
     if gate.conclusion == Conclusion.FAILURE:
@@ -145,7 +148,8 @@ def audit_command(
     )
     report = audit(toolset, suite=suite, selector=selector, rule_settings=settings.config.rules)
     min_score = fail_under if fail_under is not None else settings.config.thresholds.min_score
-    _finish(report, fmt=fmt, writer=writer, gate_args={"min_score": min_score})
+    inputs = [toolset, *settings.user_cases]
+    _finish(report, fmt=fmt, writer=writer, gate_args={"min_score": min_score}, inputs=inputs)
 
 
 def diff_command(
@@ -222,7 +226,8 @@ def run_diff(
         base_ref=refs[0],
         head_ref=refs[1],
     )
-    _finish(comparison, fmt=fmt, writer=writer, gate_args=gate_args)
+    inputs = [before, after, *settings.user_cases]
+    _finish(comparison, fmt=fmt, writer=writer, gate_args=gate_args, inputs=inputs)
 
 
 def demo_command(

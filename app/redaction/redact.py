@@ -148,15 +148,25 @@ def _keep_hashes(value: Any, known: dict[str, SecretKind]) -> Any:
 
 
 @overload
-def redact_result(result: AuditReport) -> AuditReport: ...
+def redact_result(result: AuditReport, *, inputs: Sequence[Any] = ()) -> AuditReport: ...
 @overload
-def redact_result(result: Comparison) -> Comparison: ...
+def redact_result(result: Comparison, *, inputs: Sequence[Any] = ()) -> Comparison: ...
 @overload
-def redact_result(result: AuditReport | Comparison) -> AuditReport | Comparison: ...
-def redact_result(result: AuditReport | Comparison) -> AuditReport | Comparison:
-    """A copy of an audit or comparison with every string of it redacted: done before storing or rendering."""
-    data = redact_value(result.model_dump(mode="json", by_alias=True))
-    return type(result).model_validate(data)
+def redact_result(result: AuditReport | Comparison, *, inputs: Sequence[Any] = ()) -> AuditReport | Comparison: ...
+def redact_result(result: AuditReport | Comparison, *, inputs: Sequence[Any] = ()) -> AuditReport | Comparison:
+    """A copy of an audit or comparison with every string of it redacted: done before storing or rendering.
+    `inputs` (tool sets, cases) are searched for secrets too: a value the report shows bare (an example
+    argument in a generated request) is found by the context it had in the input ("postgres://user:pw@…")."""
+    data = result.model_dump(mode="json", by_alias=True)
+    known = collect_secrets(data)
+    for value in inputs:
+        collect_secrets(_plain(value), known)
+    return type(result).model_validate(redact_value(data, known=known))
+
+
+def _plain(value: Any) -> Any:
+    """Models (a ToolSet, a Case) as JSON-like data; anything else as it is."""
+    return value.model_dump(mode="json", by_alias=True) if hasattr(value, "model_dump") else value
 
 
 def redact_toolset(toolset: ToolSet) -> ToolSet:

@@ -8,6 +8,7 @@ at the exit must leave alone. `redact=False` exists for a user's own terminal (s
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -38,9 +39,11 @@ def render_output(
     redact: bool = True,
     rules: Any | None = None,
     report_url: str | None = None,
+    inputs: Sequence[Any] = (),
 ) -> Rendered:
+    """`inputs`: what was audited (tool sets, cases), whose secrets are redacted wherever the output shows them."""
     if redact:
-        result = redact_result(result)
+        result = redact_result(result, inputs=inputs)
     keep = own_values(result.model_dump(mode="json", by_alias=True))
     if report_url:
         keep.add(report_url)
