@@ -107,7 +107,7 @@ def _finish(
     """Render (redacted, with the secrets of `inputs` found by their context there), write, apply the gate."""
     rules = load_rules() if fmt == OutputFormat.SARIF else None
     rendered = render_output(result, Format(fmt.value), redact=writer.redact, rules=rules, inputs=inputs)
-    writer.write(rendered.text, keep=rendered.keep)
+    writer.write(rendered.text, keep=rendered.keep, inputs=inputs)
     gate = evaluate_gate(result, **gate_args)
     if gate.conclusion == Conclusion.FAILURE:
         for reason in gate.reasons:

@@ -77,9 +77,9 @@ def extract_command(
         raise typer.Exit(2) from None
     for finding in tools.load_findings:
         message(f"{finding.file}:{finding.line}: {finding.rule_id} {finding.message}")
-    text = json.dumps(listing(tools, side_tables=not tools_only), indent=2, ensure_ascii=False) + "\n"
+    data = listing(tools, side_tables=not tools_only)
     try:
-        writer.write(text)
+        writer.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n", inputs=[data])
     except ToolChoiceError as exc:
         message(f"toolchoice: error: {exc}")
         raise typer.Exit(2) from None

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -68,12 +68,11 @@ class Writer:
             return "the output is not a terminal (a pipe or a file)"
         return None
 
-    def clean(self, text: str, *, keep: Iterable[str] = ()) -> str:
-        return scrub(text, keep=keep) if self.redact else text
-
-    def write(self, text: str, *, keep: Iterable[str] = ()) -> None:
-        """The command's result: to `--output` when given, else to stdout."""
-        text = self.clean(text, keep=keep)
+    def write(self, text: str, *, keep: Iterable[str] = (), inputs: Iterable[Any] = ()) -> None:
+        """The command's result, to `--output` when given, else to stdout. `keep`: our own hashes in `text`;
+        `inputs`: what it was made from (tool sets, cases), whose secrets are masked wherever `text` has them."""
+        if self.redact:
+            text = scrub(text, keep=keep, inputs=inputs)
         if self.output is None:
             typer.echo(text, nl=not text.endswith("\n"))
             return

@@ -157,7 +157,7 @@ def suggest_command(
     )
     planned, failed = plan_edits(report)
     text = render_json(report, planned) if fmt == SuggestFormat.JSON else render_text(report, planned, failed)
-    writer.write(text)
+    writer.write(text, inputs=[toolset])
     if write:
         for f in planned:
             if f.edits:

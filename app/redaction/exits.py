@@ -13,7 +13,8 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from app.redaction.redact import HASH_KEYS, HASH_MAPS, redact_text
+from app.redaction.patterns import SecretKind
+from app.redaction.redact import HASH_KEYS, HASH_MAPS, collect_secrets, plain, redact_string
 
 # Placeholders for kept values while the detectors run: private-use characters between NULs, which no
 # detector's alphabet contains, so a placeholder can neither match nor join a neighbouring match.
@@ -23,15 +24,17 @@ _PRIVATE_USE = 0xE000
 _MIN_KEEP = 8
 
 
-def scrub(text: str, *, keep: Iterable[str] = ()) -> str:
-    """`text` with every detected secret masked, the values in `keep` left exactly as they were."""
+def scrub(text: str, *, keep: Iterable[str] = (), inputs: Iterable[Any] = ()) -> str:
+    """`text` with every detected secret masked, the values in `keep` left exactly as they were. Secrets
+    found in `inputs` (what the output was made from) are masked too where `text` shows them bare."""
+    known: dict[str, SecretKind] = {}
+    for value in inputs:
+        collect_secrets(plain(value), known)
     kept = sorted({k for k in keep if k and len(k) >= _MIN_KEEP and k in text}, key=len, reverse=True)
-    if not kept:
-        return redact_text(text)
     holds = [_HOLD.format(chr(_PRIVATE_USE + i)) for i in range(len(kept))]
     for value, hold in zip(kept, holds, strict=True):
         text = text.replace(value, hold)
-    text = redact_text(text)
+    text = redact_string(text, known)
     for value, hold in zip(kept, holds, strict=True):
         text = text.replace(hold, value)
     return text
