@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
+import socket
 
 from redis import Redis
 from rq import Queue, Worker
@@ -43,6 +45,8 @@ def build_worker(settings: Settings, *, redis: Redis | None = None, name: str | 
         raise ConfigError("the worker needs REDIS_URL (without it `toolchoice serve` runs jobs in-process)")
     connection = redis if redis is not None else Redis.from_url(settings.redis_url or "")
     queue = Queue(settings.queue_name, connection=connection)
+    # RQ's default name is a random hex string, which log redaction would mask as a possible secret.
+    name = name or f"toolchoice.{socket.gethostname()}.{os.getpid()}"
     return Worker([queue], connection=connection, name=name, work_horse_killed_handler=on_work_horse_killed)
 
 
