@@ -17,6 +17,8 @@ IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
 _METADATA = ipaddress.ip_address("169.254.169.254")
+# IETF protocol assignments: Python's is_global counts a few of them as public; no service we call is there.
+_IETF = ipaddress.ip_network("192.0.0.0/24")
 
 
 def parse(host: str) -> IPAddress | None:
@@ -61,6 +63,6 @@ def refusal(ip: IPAddress) -> str | None:
         return "a unique-local IPv6 address"
     if ip.is_private:
         return "a private-network address"
-    if not ip.is_global or ip.is_reserved:
+    if not ip.is_global or ip.is_reserved or ip in _IETF:
         return "a reserved or non-public address"
     return None
