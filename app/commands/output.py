@@ -54,7 +54,9 @@ class Writer:
         if no_redact:
             refusal = self._refusal(output, os.environ if env is None else env)
             if refusal:
-                raise InputError(f"--no-redact refused: {refusal}; the output stays redacted")
+                raise InputError(
+                    f"--no-redact refused: {refusal}; nothing was written (without --no-redact the output is redacted)"
+                )
             self.redact = False
 
     @staticmethod
