@@ -11,14 +11,15 @@ import typer
 from app.audit.models import ToolSet
 from app.commands.output import NoRedactOpt, Writer, message
 from app.errors import ToolChoiceError
-from app.extract import extract_paths
+from app.extract import ExtractionSummary, extract_paths_summarized
 
 LOCATIONS_KEY = "x-toolchoice-locations"
 FINDINGS_KEY = "x-toolchoice-findings"
+SUMMARY_KEY = "x-toolchoice-summary"
 
 
-def listing(tools: ToolSet, *, side_tables: bool = True) -> dict[str, Any]:
-    """`{"tools": [...]}` exactly as a client receives it, plus the locations and findings beside it."""
+def listing(tools: ToolSet, *, side_tables: bool = True, summary: ExtractionSummary | None = None) -> dict[str, Any]:
+    """`{"tools": [...]}` exactly as a client receives it, plus the locations, findings and summary beside it."""
     out: dict[str, Any] = {"tools": tools.to_mcp()}
     if not side_tables:
         return out
@@ -31,6 +32,8 @@ def listing(tools: ToolSet, *, side_tables: bool = True) -> dict[str, Any]:
         locations[key] = tool.location.model_dump(mode="json", exclude_none=True) if tool.location else None
     out[LOCATIONS_KEY] = locations
     out[FINDINGS_KEY] = [f.model_dump(mode="json", exclude_none=True) for f in tools.load_findings]
+    if summary is not None:
+        out[SUMMARY_KEY] = {**summary.model_dump(mode="json"), "line": summary.line()}
     return out
 
 
@@ -71,13 +74,14 @@ def extract_command(
             raise typer.Exit(2)
         languages[pattern] = lang
     try:
-        tools = extract_paths(paths, root=root, globs=glob or None, languages=languages or None)
+        tools, summary = extract_paths_summarized(paths, root=root, globs=glob or None, languages=languages or None)
     except ToolChoiceError as exc:
         message(f"toolchoice: error: {exc}")
         raise typer.Exit(2) from None
     for finding in tools.load_findings:
         message(f"{finding.file}:{finding.line}: {finding.rule_id} {finding.message}")
-    data = listing(tools, side_tables=not tools_only)
+    message(summary.line())
+    data = listing(tools, side_tables=not tools_only, summary=summary)
     try:
         writer.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n", inputs=[data])
     except ToolChoiceError as exc:

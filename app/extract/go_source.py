@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
+from app.extract.go_calls import GoModule
 from app.extract.go_literals import annotations_of, tool_literal
-from app.extract.go_package import GoPackage
+from app.extract.go_package import GoPackage, cached_package
 from app.extract.go_values import GoScope
 from app.extract.treesitter import captures, fail, parser, short, span, text
 
@@ -65,43 +67,54 @@ _ITEM_OPTS = {
 }
 
 
-_TOOL_TYPES = {"mcp.Tool"}
+# `mcp.Tool` and the `Tool` types of other packages (wrapper types such as `api.Tool` with the same fields).
+_TOOL_TYPE = re.compile(r"^(?:\w+\.)?Tool$")
+_TOOL_LIST = re.compile(r"^\[\]\*?(?:\w+\.)?Tool$")
 _IMPORTS = "(import_spec path: (_) @path)"
-_TOOL_LISTS = {"[]*mcp.Tool", "[]mcp.Tool"}
-# `x.NewTool(...)` calls and composite literals of a qualified `Tool` type or a slice of them.
+# `x.NewTool(...)` calls and composite literals of a `Tool` type (qualified or this package's) or a slice of them.
 _CANDIDATES = """
 (call_expression function: (selector_expression field: (field_identifier) @f (#eq? @f "NewTool"))) @new
 (composite_literal type: (qualified_type name: (type_identifier) @t (#eq? @t "Tool"))) @literal
+(composite_literal type: (type_identifier) @u (#eq? @u "Tool")) @literal
 (composite_literal type: (slice_type) @s (#match? @s "Tool$")) @literal
 """
 
 
 def extract_go(
-    source: str, *, file: str, empty_required: bool = True, package: GoPackage | None = None
+    source: str, *, file: str, empty_required: bool = True, package: GoPackage | None = None,
+    module: GoModule | None = None,
 ) -> FileResult:
     """Tools defined in one Go file. With `package`, constants and option helpers of the package's other files
-    are used; what stays unknown becomes TC090 findings.
+    are used, with `module` the helpers of the module's packages; what stays unknown becomes TC090 findings.
     `empty_required`: mcp-go v0.44+ lists `"required": []` when no parameter is required."""
     result = FileResult(file=file, language=Language.GO)
     tree = parser("go").parse(source.encode("utf-8"))
-    scope = GoScope(tree.root_node)
+    scope = GoScope(tree.root_node, module=module)
     helpers: dict[str, list[Node]] = {}
     if package is not None:
         scope.nodes = {**package.constants, **scope.nodes}
+        scope.functions = package.functions
+        scope.types = {**package.types, **scope.types}
+        scope.load_package = cached_package
+        scope.package = package
         helpers = package.helpers
         scope.schema_helpers = package.schema_helpers
     go_sdk = "modelcontextprotocol/go-sdk" in source
     found = captures("go", _CANDIDATES, tree.root_node)
     # `x.NewTool(...)` is mcp-go's only where an MCP package is imported (other libraries have NewTool too).
     imports = [text(p) for p in captures("go", _IMPORTS, tree.root_node).get("path", [])]
-    new_tools = found.get("new", []) if any("mcp" in path.lower() for path in imports) else []
+    speaks_mcp = any("mcp" in path.lower() for path in imports)
+    new_tools = found.get("new", []) if speaks_mcp else []
+    candidates = [n for n in found.get("literal", [])
+                  if _mcp_tool_type(text(n.child_by_field_name("type") or n), scope)]
+    result.other_framework = not speaks_mcp and not candidates
     for node in new_tools:
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
             _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
-    for node in found.get("literal", []):
+    for node in candidates:
         kind = text(node.child_by_field_name("type") or node)
-        literals = [node] if kind in _TOOL_TYPES else []
-        if kind in _TOOL_LISTS:
+        literals = [node] if _TOOL_TYPE.match(kind) else []
+        if _TOOL_LIST.match(kind):
             for element in (node.child_by_field_name("body") or node).named_children:
                 inner = element.named_children[0] if element.named_children else element
                 if inner.type == "literal_value":
@@ -111,6 +124,16 @@ def extract_go(
                 tool_literal(literal, scope, result, go_sdk=go_sdk)
     result.drafts.sort(key=lambda d: d.tool_lines.start)
     return result
+
+
+def _mcp_tool_type(kind: str, scope: GoScope) -> bool:
+    """`x.Tool` of an MCP package, or a `Tool` type declared in this module (a wrapper with the same fields);
+    not the `Tool` of another library (an LLM SDK's)."""
+    qualifier, _, _name = kind.lstrip("[]*").rpartition(".")
+    if not qualifier:
+        return "Tool" in scope.types
+    path = scope.imports.get(qualifier, qualifier)  # not imported (a fragment): its own name says
+    return "mcp" in path.lower() or (scope.module is not None and scope.module.folder(path) is not None)
 
 
 def _args(call: Node) -> list[Node]:
