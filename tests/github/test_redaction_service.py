@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 
 import pytest
 from reports.conftest import leaks
@@ -43,6 +44,8 @@ def test_nothing_leaves_for_github_the_store_or_the_logs(rig: Rig, caplog: pytes
     (comment,) = rig.fake.comments(OWNER, REPO, 7)
     assert run["status"] == "completed" and run["annotations"]
     assert "[REDACTED:" in comment["body"] and head[:12] in comment["body"]
+    (link,) = set(re.findall(r"https://toolchoice\.example/reports/[A-Za-z0-9_-]+", comment["body"]))
+    assert rig.client.get(link.removeprefix("https://toolchoice.example")).status_code == 200  # our link is kept
     reviews = rig.fake.reviews(OWNER, REPO, 7)
     assert reviews and reviews[0]["comments"], "suggestions for the tools without secrets are still posted"
     stored = _stored(rig)
