@@ -26,9 +26,10 @@ ROOMS: dict[str, set[str]] = {
     "app.extract": BASE | {"app.audit"},
     "app.config": BASE | {"app.audit"},
     "app.settings": BASE,
+    "app.egress": BASE,
     "app.render": BASE | {"app.audit", "app.suggest", "app.redaction", "app"},
-    "app.llm": BASE | {"app.audit", "app.suggest"},
-    "app.github": BASE | {"app.audit", "app.suggest", "app.render"},
+    "app.llm": BASE | {"app.audit", "app.suggest", "app.egress"},
+    "app.github": BASE | {"app.audit", "app.suggest", "app.render", "app.egress"},
     "app.reports": BASE | {"app.audit", "app.redaction", "app.render"},
     "app.selector_factory": BASE | {"app.audit", "app.llm"},
     "app.review": BASE

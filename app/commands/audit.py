@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -25,6 +25,7 @@ from app.commands.options import (
     Settings,
     with_common_options,
 )
+from app.commands.output import NoRedactOpt, Writer
 from app.commands.pair import Pair, compare_pair, diff_gate_args, git_pair
 from app.errors import InputError
 from app.selector_factory import make_selector
@@ -46,31 +47,6 @@ GitOpt = Annotated[
 ]
 
 
-def _emit(text: str, output: Path | None) -> None:
-    if output is None:
-        typer.echo(text, nl=not text.endswith("\n"))
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write the report: {exc.strerror}", file=str(output)) from None
-
-
-def _render(result: AuditReport | Comparison, fmt: OutputFormat) -> str:
-    from app.render.json_export import export_json
-    from app.render.markdown import render_comparison, render_report
-    from app.render.sarif import render_sarif
-    from app.render.text import render_text
-
-    if fmt == OutputFormat.JSON:
-        return export_json(result)
-    if fmt == OutputFormat.SARIF:
-        return render_sarif(result, rules=load_rules())
-    if fmt == OutputFormat.MD:
-        return render_comparison(result) if isinstance(result, Comparison) else render_report(result)
-    return render_text(result)
-
-
 def _estimate(settings: Settings, toolsets: list[ToolSet], *, intents: int, repeats: int) -> None:
     from app.audit.suite.build import build_suite
     from app.llm.factory import estimate_audit
@@ -90,12 +66,19 @@ def _estimate(settings: Settings, toolsets: list[ToolSet], *, intents: int, repe
     typer.echo(json.dumps(estimate.model_dump(), indent=2, sort_keys=True))
 
 
-def _finish(result: AuditReport | Comparison, *, fmt: OutputFormat, output: Path | None, gate_args: dict) -> None:
-    _emit(_render(result, fmt), output)
+def _finish(
+    result: AuditReport | Comparison, *, fmt: OutputFormat, writer: Writer, gate_args: dict, inputs: list[Any]
+) -> None:
+    """Render (redacted, with the secrets of `inputs` found by their context there), write, apply the gate."""
+    from app.render.output import Format, render_output
+
+    rules = load_rules() if fmt == OutputFormat.SARIF else None
+    rendered = render_output(result, Format(fmt.value), redact=writer.redact, rules=rules, inputs=inputs)
+    writer.write(rendered.text, keep=rendered.keep, inputs=inputs)
     gate = evaluate_gate(result, **gate_args)
     if gate.conclusion == Conclusion.FAILURE:
         for reason in gate.reasons:
-            typer.echo(f"toolchoice: gate failed: {reason}", err=True)
+            writer.message(f"toolchoice: gate failed: {reason}")
         raise typer.Exit(1)
 
 
@@ -109,6 +92,7 @@ def audit_command(
     from app.audit.engine import audit, selector_generator
     from app.audit.suite.build import build_suite
 
+    writer = Writer(no_redact=common.no_redact, output=common.output)
     settings = common.settings()
     toolset = load_inputs(files, fmt=settings.input_format, config=settings.config)
     if common.estimate:
@@ -123,7 +107,8 @@ def audit_command(
     )
     report = audit(toolset, suite=suite, selector=selector, rule_settings=settings.config.rules)
     min_score = common.fail_under if common.fail_under is not None else settings.config.thresholds.min_score
-    _finish(report, fmt=common.fmt, output=common.output, gate_args={"min_score": min_score})
+    inputs = [toolset, *settings.user_cases]
+    _finish(report, fmt=common.fmt, writer=writer, gate_args={"min_score": min_score}, inputs=inputs)
 
 
 @with_common_options
@@ -144,6 +129,7 @@ def diff_command(
     common: CommonOptions,
 ) -> None:
     """Before/after: audit BASE and HEAD with the identical frozen suite and compare."""
+    writer = Writer(no_redact=common.no_redact, output=common.output)
     if git:
         pair = git_pair(Path.cwd(), base, head or "HEAD", common=common)
     elif head is None:
@@ -160,22 +146,25 @@ def diff_command(
     gate_args = diff_gate_args(
         pair.settings.config, fail_under=common.fail_under, max_drop=max_drop, fail_on_regression=fail_on_regression
     )
-    _finish(comparison, fmt=common.fmt, output=common.output, gate_args=gate_args)
+    inputs = [pair.before, pair.after, *pair.settings.user_cases]
+    _finish(comparison, fmt=common.fmt, writer=writer, gate_args=gate_args, inputs=inputs)
 
 
 def demo_command(
     fmt: FormatOpt = OutputFormat.TEXT,
     output: OutputOpt = None,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """A built-in before/after of a helpdesk tool set with hand-written cases: the whole product in one go."""
     from app.audit.suite.cases_file import load_cases
 
+    writer = Writer(no_redact=no_redact, output=output)
     before = load_definitions("demo/before.json", text=read_text(DEMO_DIR / "before.json"))
     after = load_definitions("demo/after.json", text=read_text(DEMO_DIR / "after.json"))
     cases = load_cases("demo/cases.yaml", text=read_text(DEMO_DIR / "cases.yaml"))
     settings = CommonOptions().settings(repo_cases=cases)
     pair = Pair(before=before, after=after, settings=settings, refs=("demo/before.json", "demo/after.json"))
-    _finish(compare_pair(pair), fmt=fmt, output=output, gate_args={})
+    _finish(compare_pair(pair), fmt=fmt, writer=writer, gate_args={}, inputs=[before, after, *cases])
 
 
 def register(app: typer.Typer) -> None:

@@ -10,6 +10,7 @@ import typer
 from app.audit.evaluation import evaluate_cases, load_all
 from app.audit.models import Mode
 from app.audit.selection import Selector
+from app.commands.output import Writer, message
 
 LIVE_UNAVAILABLE = "live_model mode is not available in this installation"
 
@@ -22,7 +23,7 @@ def _selector(mode: Mode, *, profile: Path | None, model: str | None, concurrenc
     try:
         from app.llm.factory import build_live_selector
     except ImportError:
-        typer.echo(f"toolchoice: error: {LIVE_UNAVAILABLE}", err=True)
+        message(f"toolchoice: error: {LIVE_UNAVAILABLE}")
         raise typer.Exit(2) from None
     selector: Selector = build_live_selector(model=model, concurrency=concurrency)
     return selector
@@ -46,11 +47,7 @@ def eval_selector(
     loaded = load_all(cases)  # bad case files fail before any selector is built
     selector = _selector(mode, profile=profile, model=model, concurrency=concurrency)
     report = evaluate_cases(selector, loaded, files=cases, per_file=per_file)
-    text = report.to_json() + "\n"
-    if output is None:
-        typer.echo(text, nl=False)
-    else:
-        output.write_text(text, encoding="utf-8")
+    Writer(output=output).write(report.to_json() + "\n")
 
 
 def register(app: typer.Typer) -> None:

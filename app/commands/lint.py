@@ -15,6 +15,7 @@ from app.audit.rules.engine import evaluate
 from app.audit.rules.ruleset import load_rules
 from app.commands.inputs import load_config_file, load_inputs
 from app.commands.options import ConfigOpt, InputFormatOpt
+from app.commands.output import Writer
 from app.config import CONFIG_PATH, RepoConfig
 
 # Most severe first: `--fail-on warning` fails on errors and warnings.
@@ -56,24 +57,26 @@ def lint_command(
     input_format: InputFormatOpt = None,
 ) -> None:
     """Static findings only: the rules over the given files, no selection runs (for pre-commit)."""
+    writer = Writer(no_redact=False)
     settings = lint_config(config)
     selected = [f for f in files if not only_config_paths or settings.matches(f.as_posix().removeprefix("./"))]
     if not selected:
         if fmt == LintFormat.JSON:
-            typer.echo("[]")
+            writer.write("[]")
         return
     toolset = load_inputs(selected, fmt=input_format or settings.format.value, config=settings)
     results = evaluate(toolset, rules=load_rules(), settings=settings.rules)
     findings = sorted([*toolset.load_findings, *results.findings], key=Finding.sort_key)
     if fmt == LintFormat.JSON:
-        typer.echo(json.dumps([f.model_dump(mode="json") for f in findings], indent=2, sort_keys=True))
+        data = [f.model_dump(mode="json") for f in findings]
+        writer.write(json.dumps(data, indent=2, sort_keys=True), inputs=[toolset])
     else:
-        for finding in findings:
-            typer.echo(finding_line(finding))
+        if findings:
+            writer.write("\n".join(finding_line(f) for f in findings), inputs=[toolset])
         counts = {s: sum(f.severity == s for f in findings) for s in SEVERITY_ORDER}
         summary = ", ".join(f"{n} {s.value}" for s, n in counts.items() if n) or "no findings"
         tools, read = _count(len(toolset.tools), "tool"), _count(len(selected), "file")
-        typer.echo(f"toolchoice lint: {tools} in {read}: {summary}", err=True)
+        writer.message(f"toolchoice lint: {tools} in {read}: {summary}")
     worst = SEVERITY_ORDER[: SEVERITY_ORDER.index(fail_on) + 1]
     if any(f.severity in worst for f in findings):
         raise typer.Exit(1)

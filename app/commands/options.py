@@ -18,6 +18,7 @@ import typer
 
 from app.audit.models import Case, Mode
 from app.commands.inputs import load_cases_file, load_config_file
+from app.commands.output import NoRedactOpt
 from app.config import RepoConfig
 
 
@@ -65,6 +66,7 @@ class CommonOptions:
     intents: IntentsOpt = 5
     output: OutputOpt = None
     input_format: InputFormatOpt = None
+    no_redact: NoRedactOpt = False
 
     def settings(self, *, repo_config: RepoConfig | None = None, repo_cases: list[Case] | None = None) -> Settings:
         """The effective settings: the --config file (else `repo_config`, else the defaults), flags over it;

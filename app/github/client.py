@@ -13,6 +13,7 @@ from githubkit import AppAuthStrategy, AppInstallationAuthStrategy, GitHub, Toke
 from githubkit.cache import BaseCacheStrategy, MemCacheStrategy, RedisCacheStrategy
 from githubkit.exception import GitHubException, RequestFailed, RequestTimeout
 
+from app.egress.transport import guarded_transport, refused_cause
 from app.errors import GitHubError
 
 USER_AGENT = "ToolChoice-App"
@@ -56,6 +57,9 @@ def translated(what: str) -> Iterator[None]:
     except RequestTimeout as exc:
         raise GitHubApiError(f"GitHub did not answer in time to {what}", transient=True) from exc
     except (GitHubException, httpx.TransportError) as exc:
+        refused = refused_cause(exc)
+        if refused is not None:  # a private address: the same next time, so no retry
+            raise GitHubApiError(f"GitHub request refused ({what}): {refused}", transient=False) from exc
         raise GitHubApiError(f"GitHub request failed ({what}): {exc}", transient=True) from exc
 
 
@@ -110,7 +114,9 @@ class GitHubApp:
         self.app_id = app_id
         self._private_key = private_key
         self._base_url = base_url
-        self._transport = _SharedTransport(transport or httpx.HTTPTransport())
+        # Every connection is checked against private networks (app/egress/); GitHub Enterprise on an
+        # internal host is let through by naming it in TOOLCHOICE_ALLOW_HOSTS.
+        self._transport = _SharedTransport(transport or guarded_transport())
         # Tokens in Redis survive RQ's forked work horses and are shared by workers; without Redis they live
         # in this object (one per process). Keyed by API URL too: one App id may exist on several GitHub hosts.
         self._cache: BaseCacheStrategy = (

@@ -14,6 +14,7 @@ from app.github.definitions import GitHubSource
 from app.github.events import ReviewRequest
 from app.github.publisher import CheckResult, Publisher
 from app.jobs.enqueue import MemoryStore, RedisStore, Store, pr_key
+from app.redaction.exits import install_log_redaction
 from app.review.models import Outcome, Reviewer, Sink
 from app.review.reviewer import AuditReviewer
 from app.review.run import run_review
@@ -135,6 +136,7 @@ def review_job(**values: Any) -> str:
     the environment."""
     from rq import get_current_job
 
+    install_log_redaction()  # a job may run in a process that no entry point of ours started
     request = ReviewRequest.model_validate(values)
     settings = get_settings()
     redis = _redis(settings)
