@@ -57,7 +57,9 @@ class ServerTools:
         except json.JSONDecodeError as exc:
             raise fail(f"server file {path} is not valid JSON (line {exc.lineno}: {exc.msg})") from exc
         tools = data.get("tools") if isinstance(data, dict) else None
-        if not isinstance(tools, list) or not all(isinstance(t, dict) and isinstance(t.get("name"), str) for t in tools):
+        named = isinstance(tools, list) and all(isinstance(t, dict) and isinstance(t.get("name"), str) for t in tools)
+        if not named:
             raise fail(f'server file {path} has no "tools" list of objects with a string "name"')
+        assert isinstance(tools, list)
         self._tools[server] = tools
         return tools
