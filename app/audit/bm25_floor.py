@@ -6,7 +6,8 @@ NO_TOOL. A fixed threshold only means something against corpus statistics, so th
 ln(1 + (N - df + 0.5) / (df + 0.5)) and the average length are taken over a corpus of tools: the distinct
 tools of every case evaluated in the run (with one case's own list, N = 1 and no score could reach the
 threshold). Nothing in it is fitted to labels: it is the reference row of the selector's benchmark, and
-a test keeps the synthetic selector above it.
+a test keeps the synthetic selector above it. `beside_floor` runs a selector and the floor on the same
+case files in one process, file by file.
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ import json
 import math
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
+from app.audit.evaluation import Metrics, evaluate_cases, load_all
 from app.audit.models import NO_TOOL, Mode
 from app.audit.results import Selection, SelectorInfo
-from app.audit.selection import SelectionRequest
+from app.audit.selection import SelectionRequest, Selector
 from app.audit.text import content_stems
 
 K1 = 1.2  # the usual BM25 term-frequency saturation
@@ -85,3 +90,38 @@ class Bm25Floor:
                     score += math.log(1.0 + (n - df + 0.5) / (df + 0.5)) * tf * (K1 + 1.0) / (tf + norm)
             out.append(score)
         return out
+
+
+class FileComparison(BaseModel):
+    """One case file (or the overall row): a selector's metrics beside the floor's, in the same run."""
+
+    file: str
+    selector: Metrics
+    floor: Metrics
+
+    def below_floor(self) -> list[str]:
+        """Which of overall, NO_TOOL and tool accuracy fall below the floor's (empty when none does)."""
+        out = []
+        for label, ours, theirs in (
+            ("overall", self.selector.accuracy, self.floor.accuracy),
+            ("NO_TOOL", self.selector.no_tool_accuracy, self.floor.no_tool_accuracy),
+            ("tool", self.selector.tool_accuracy, self.floor.tool_accuracy),
+        ):
+            if ours is not None and theirs is not None and ours < theirs:
+                out.append(label)
+        return out
+
+
+def beside_floor(
+    selector: Selector, files: Sequence[Path], *, servers_dir: Path | None = None
+) -> tuple[list[FileComparison], FileComparison, float, float]:
+    """Per-file and overall metrics of `selector` and of the floor (idf over the files' tools), and each
+    one's cases per second."""
+    cases = load_all(files, servers_dir=servers_dir)
+    floor = Bm25Floor([c.tools for c in cases])
+    ours = evaluate_cases(selector, cases, files=files, per_file=True)
+    theirs = evaluate_cases(floor, cases, files=files, per_file=True)
+    assert ours.per_file is not None and theirs.per_file is not None
+    rows = [FileComparison(file=Path(f).name, selector=ours.per_file[f], floor=theirs.per_file[f]) for f in ours.files]
+    overall = FileComparison(file="overall", selector=ours.overall, floor=theirs.overall)
+    return rows, overall, ours.cases_per_second, theirs.cases_per_second

@@ -32,11 +32,16 @@ _BOUNDARY_WORDS = frozenset(
 
 def analysed_stems(text: str) -> list[str]:
     """Content stems of `text`; numbers shorter than 3 digits carry no meaning in a tool's text."""
-    out: list[str] = []
+    return [s for s, _ in analysed_words(text)]
+
+
+def analysed_words(text: str) -> list[tuple[str, str]]:
+    """(content stem, the word as written) of each content word of `text`."""
+    out: list[tuple[str, str]] = []
     for w in words(text):
         if w in STOPWORDS or (w.isdigit() and len(w) < 3):
             continue
-        out.append(match_stem(w))
+        out.append((match_stem(w), w))
     return out
 
 
@@ -119,6 +124,17 @@ def _params(schema: Any) -> list[Param]:
             )
         )
     return out
+
+
+def synonym_map(groups: tuple[tuple[str, ...], ...]) -> dict[str, tuple[str, ...]]:
+    """Match stem of each word of the profile's synonym groups -> the other words' stems, in group order."""
+    out: dict[str, list[str]] = {}
+    for group in groups:
+        stems = list(dict.fromkeys(match_stem(w) for w in group))
+        for s in stems:
+            bucket = out.setdefault(s, [])
+            bucket.extend(o for o in stems if o != s and o not in bucket)
+    return {s: tuple(others) for s, others in out.items()}
 
 
 def action_kinds(profile: Profile) -> dict[str, str]:

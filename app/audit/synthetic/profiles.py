@@ -37,6 +37,8 @@ class FieldWeights(_Frozen):
 class WordWeights(_Frozen):
     weak_weight: float
     weak: tuple[str, ...]
+    synonym_weight: float = 0.0
+    synonyms: tuple[tuple[str, ...], ...] = ()
 
 
 class Actions(_Frozen):
@@ -53,6 +55,9 @@ class Decision(_Frozen):
     request_values: float
     boundary_bonus: float
     exclusion_penalty: float
+    typed_values: float = 0.0
+    typed_unplaced: float = 0.0
+    unmatched_words: float = 0.0
 
 
 class ConfidenceSettings(_Frozen):

@@ -44,7 +44,6 @@ give byte-identical answers.
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,10 +54,29 @@ from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
 from app.audit.synthetic.arguments import Filled, fill_arguments
 from app.audit.synthetic.cache import IndexCache
-from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, analysed_stems
+from app.audit.synthetic.decision import Evidence, gather
+from app.audit.synthetic.explain import abstention_reason, no_word_reason
+from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, analysed_words, synonym_map
 from app.audit.synthetic.profiles import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
 from app.audit.synthetic.values import Found, find_values
 from app.audit.text import match_stem, words
+
+
+@dataclass(slots=True)
+class _Query:
+    """The request's stems: `terms` (tool-list term -> weight) ranks; `groups` measure coverage.
+
+    A group is one request stem with its weight and the terms that stand for it in the tool list (itself
+    or another form of it with factor 1, a synonym with `words.synonym_weight`).
+    """
+
+    terms: dict[str, float]
+    groups: list[tuple[str, float, dict[str, float]]]
+    surface: dict[str, str]  # request stem -> the word as the request wrote it
+
+    @property
+    def total(self) -> float:
+        return sum(w for _, w, _ in self.groups)
 
 
 @dataclass(slots=True)
@@ -66,11 +84,12 @@ class _Scored:
     position: int
     rank: float
     matched: list[str]
+    nowhere: list[str]  # request words (as written) that no tool of the list has
+    not_in_tool: list[str]  # request words that other tools have but this one lacks
     decision: float
     coverage: float
     filled: Filled
-    boundary: float
-    exclusion: float
+    evidence: Evidence
 
 
 class SyntheticSelector:
@@ -80,6 +99,7 @@ class SyntheticSelector:
         self.profile = profile
         self._weak = frozenset(match_stem(w) for w in profile.words.weak)
         self._action_of = action_kinds(profile)
+        self._synonyms = synonym_map(profile.words.synonyms)
         self._cache = IndexCache(profile)
 
     @classmethod
@@ -103,47 +123,66 @@ class SyntheticSelector:
         """Pick one of `tools` for `intent`, or NO_TOOL."""
         if not tools:
             return Selection(tool=NO_TOOL, confidence=1.0, reason="no tools offered")
-        index = self._cache.index_for(tools)
-        query = self._query(intent, index)
-        ranked = self._rank(index, query, self._actions(intent))
-        if not ranked:
-            return Selection(tool=NO_TOOL, confidence=1.0, reason="no word of the request appears in any tool")
-        found = find_values(intent)
-        best = self._decide(index.docs[ranked[0][0]], ranked[0], query, found, intent)
-        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+        best, runner_up, index = self._best(tools, intent)
+        if best is None:
+            return Selection(tool=NO_TOOL, confidence=1.0, reason=_no_word_reason(intent))
         return self._answer(index, best, runner_up)
 
     def decision_score(self, tools: list[dict[str, Any]], intent: str) -> float | None:
         """The decision score of the best-ranked tool (None when no tool shares a word with the request)."""
         if not tools:
             return None
+        best, _, _ = self._best(tools, intent)
+        return None if best is None else best.decision
+
+    def evidence(self, tools: list[dict[str, Any]], intent: str) -> tuple[str, Evidence] | None:
+        """The best-ranked tool's name and decision features (what bench/fit_selector.py fits on)."""
+        best, _, index = self._best(tools, intent) if tools else (None, 0.0, None)
+        return None if best is None or index is None else (index.docs[best.position].name, best.evidence)
+
+    def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
         index = self._cache.index_for(tools)
         query = self._query(intent, index)
         ranked = self._rank(index, query, self._actions(intent))
         if not ranked:
-            return None
-        return self._decide(index.docs[ranked[0][0]], ranked[0], query, find_values(intent), intent).decision
+            return None, 0.0, index
+        best = self._decide(index, ranked[0], query, find_values(intent), intent)
+        return best, (ranked[1][1] if len(ranked) > 1 else 0.0), index
 
-    def _query(self, intent: str, index: ToolSetIndex) -> dict[str, float]:
-        """Request stems with their weights; a stem absent from the tools stands for its other forms there."""
+    def _query(self, intent: str, index: ToolSetIndex) -> _Query:
+        """Request stems with their weights, and the tool-list terms that stand for each."""
         weak = self.profile.words.weak_weight
-        query: dict[str, float] = {}
-        for s in dict.fromkeys(analysed_stems(intent)):
+        synonym = self.profile.words.synonym_weight
+        terms: dict[str, float] = {}
+        groups: list[tuple[str, float, dict[str, float]]] = []
+        surface: dict[str, str] = {}
+        for s, written in analysed_words(intent):
+            if s in surface:
+                continue
+            surface[s] = written
+            if len(s) < 2 and not s.isdigit():
+                continue  # a lone letter ("what's" -> s) is not a word of the request
             weight = weak if s in self._weak else 1.0
-            for term in index.related(s) or [s]:
-                query.setdefault(term, weight)
-        return query
+            candidates = dict.fromkeys(index.related(s) or [s], 1.0)
+            for other in self._synonyms.get(s, ()):
+                for term in index.related(other) or [other]:
+                    if term in index.postings:
+                        candidates.setdefault(term, synonym)
+            for term, factor in candidates.items():
+                terms[term] = max(terms.get(term, 0.0), weight * factor)
+            groups.append((s, weight, candidates))
+        return _Query(terms, groups, surface)
 
     def _actions(self, intent: str) -> frozenset[str]:
         """Kinds of action the request's verbs name (read, create, update, delete...)."""
         return frozenset(k for k in (self._action_of.get(match_stem(w)) for w in words(intent)) if k)
 
-    def _rank(self, index: ToolSetIndex, query: dict[str, float], actions: frozenset[str]) -> list[tuple[int, float]]:
+    def _rank(self, index: ToolSetIndex, query: _Query, actions: frozenset[str]) -> list[tuple[int, float]]:
         """The best and the runner-up (position, BM25 score less exclusion and action penalties), best first."""
         scores: dict[int, float] = {}
         k1 = self.profile.bm25.k1
         remap, norms = index.remap, index.norms
-        for term, weight in query.items():
+        for term, weight in query.terms.items():
             postings = index.postings.get(term)
             if not postings or not index.df.get(term):
                 continue
@@ -157,7 +196,7 @@ class SyntheticSelector:
         for i, score in scores.items():
             doc = index.docs[i]
             if doc.exclusion_terms:
-                score *= 1.0 - _exclusion_share(doc, query, _matched(doc, query))
+                score *= 1.0 - _exclusion_share(doc, query.terms)
             if actions:
                 kind = doc.action
                 if kind is not None and kind not in actions:
@@ -166,69 +205,101 @@ class SyntheticSelector:
         return heapq.nsmallest(2, top, key=lambda r: (-r[1], r[0]))
 
     def _decide(
-        self, doc: ToolDoc, ranked: tuple[int, float], query: dict[str, float], found: Found, intent: str
+        self, index: ToolSetIndex, ranked: tuple[int, float], query: _Query, found: Found, intent: str
     ) -> _Scored:
-        d = self.profile.decision
-        total = sum(query.values())
-        matched = _matched(doc, query)
-        got = sum(query[t] for t in matched)
-        specific = sum(1 for t in matched if t not in self._weak)
-        boundary = sum(query[t] for t in matched if t in doc.boundary_terms) / (total or 1.0)
-        exclusion = _exclusion_share(doc, query, matched)
+        doc = index.docs[ranked[0]]
+        total = query.total
+        matched: list[str] = []
+        nowhere: list[str] = []
+        not_in_tool: list[str] = []
+        got = boundary_weight = 0.0
+        specific = unmatched_specific = 0
+        for stem, weight, candidates in query.groups:
+            hits = [(f, t) for t, f in candidates.items() if t in doc.terms]
+            if not hits:
+                if stem not in self._weak:
+                    anywhere = any(_in_list(index, t) for t in candidates)
+                    (not_in_tool if anywhere else nowhere).append(query.surface[stem])
+                    unmatched_specific += 1
+                continue
+            factor, term = max(hits)
+            matched.append(query.surface[stem])
+            got += weight * factor
+            specific += stem not in self._weak
+            boundary_weight += weight * factor if term in doc.boundary_terms else 0.0
         filled = fill_arguments(doc.params, intent, found)
-        required_share = filled.required_found / filled.required if filled.required else 0.5
-        name_share = sum(1 for t in doc.name_terms if t in query) / len(doc.name_terms) if doc.name_terms else 0.0
-        score = (
-            d.coverage * math.log((1.0 + got) / (1.0 + total))
-            + (d.specific_words if specific >= 2 else 0.0)
-            + d.required_filled * required_share
-            + d.name_words * name_share
-            + (d.request_values if found.kinds() or found.propers else 0.0)
-            + d.boundary_bonus * boundary
-            - d.exclusion_penalty * exclusion
+        evidence = gather(
+            doc,
+            total=total,
+            got=got,
+            specific=specific,
+            unmatched=unmatched_specific,
+            filled=filled,
+            boundary=boundary_weight / (total or 1.0),
+            exclusion=_exclusion_share(doc, query.terms),
+            found=found,
+            query_terms=set(query.terms),
         )
-        return _Scored(ranked[0], ranked[1], matched, score, got / (total or 1.0), filled, boundary, exclusion)
+        score = evidence.score(self.profile.decision)
+        coverage = got / (total or 1.0)
+        return _Scored(ranked[0], ranked[1], matched, nowhere, not_in_tool, score, coverage, filled, evidence)
 
     def _answer(self, index: ToolSetIndex, best: _Scored, runner_up: float) -> Selection:
         d = self.profile.decision
         scale = self.profile.confidence.scale
         doc = index.docs[best.position]
         above = (best.decision - d.threshold) / scale
-        words_text = ", ".join(repr(t) for t in best.matched[:6])
-        evidence = f"{doc.name} matched {words_text} (coverage {best.coverage:.2f}, score {best.decision:.2f})"
         if best.decision < d.threshold:
             confidence = _clip(0.5 + 0.5 * min(1.0, -above))
-            return Selection(
-                tool=NO_TOOL,
-                confidence=confidence,
-                reason=f"best candidate {evidence} is below the threshold {d.threshold:.2f}",
-            )
+            return Selection(tool=NO_TOOL, confidence=confidence, reason=_abstention(doc.name, best, d.threshold))
+        words_text = ", ".join(repr(t) for t in best.matched[:6])
+        evidence = f"{doc.name} matched {words_text} (coverage {best.coverage:.2f}, score {best.decision:.2f})"
         margin = 1.0 if index.size == 1 or best.rank <= 0 else (best.rank - runner_up) / best.rank
         confidence = _clip(0.5 + 0.5 * min(1.0, above, margin))
         notes = []
         if best.filled.required:
             notes.append(f"{best.filled.required_found:g}/{best.filled.required} required values found")
-        if best.boundary > 0:
+        if best.evidence.boundary > 0:
             notes.append("fits its usage boundary")
-        if best.exclusion > 0:
+        if best.evidence.exclusion > 0:
             notes.append("despite its exclusion clause")
         return Selection(
             tool=doc.name, arguments=best.filled.arguments, confidence=confidence, reason="; ".join([evidence, *notes])
         )
 
 
-def _matched(doc: ToolDoc, query: dict[str, float]) -> list[str]:
-    return [t for t in query if t in doc.terms]
+def _in_list(index: ToolSetIndex, term: str) -> bool:
+    """True when some tool of this (possibly derived) list has `term`."""
+    postings = index.postings.get(term)
+    if not postings:
+        return False
+    return index.remap is None or any(index.remap[i] >= 0 for i, _ in postings)
 
 
-def _exclusion_share(doc: ToolDoc, query: dict[str, float], matched: list[str]) -> float:
+def _abstention(tool: str, best: _Scored, threshold: float) -> str:
+    return abstention_reason(
+        tool,
+        nowhere=best.nowhere,
+        not_in_tool=best.not_in_tool,
+        matched=best.matched,
+        evidence=best.evidence,
+        score=best.decision,
+        threshold=threshold,
+    )
+
+
+def _no_word_reason(intent: str) -> str:
+    return no_word_reason(list(dict.fromkeys(w for s, w in analysed_words(intent) if len(s) > 1 or s.isdigit())))
+
+
+def _exclusion_share(doc: ToolDoc, terms: dict[str, float]) -> float:
     """Share of the request's matched weight that only the tool's "do not use for" words explain."""
     if not doc.exclusion_terms:
         return 0.0
-    ex = sum(w for t, w in query.items() if t in doc.exclusion_terms)
+    ex = sum(w for t, w in terms.items() if t in doc.exclusion_terms)
     if ex == 0:
         return 0.0
-    pos = sum(query[t] for t in matched)
+    pos = sum(w for t, w in terms.items() if t in doc.terms)
     return ex / (ex + pos)
 
 
