@@ -23,11 +23,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.audit.selection import SelectionRequest
-from app.audit.synthetic.selector import SyntheticSelector
 from app.audit.bm25_floor import FileComparison, beside_floor
 from app.audit.evaluation import Metrics
-from app.audit.selection import Selector
+from app.audit.selection import SelectionRequest, Selector
+from app.audit.synthetic.selector import SyntheticSelector
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELED = ROOT.parent / "shared" / "corpora" / "labeled"

@@ -34,6 +34,9 @@ class Evidence:
     typed_values: float  # share of the request's typed values (paths, repos, dates...) a parameter takes
     typed_unplaced: float  # 1 when the request carries typed values and no parameter takes any of them
     unmatched_words: float  # ln(1 + non-weak request words the tool does not have)
+    synonym_share: float  # share of the matched weight that only synonyms of the request's words match
+    core_share: float  # share of the matched weight in the tool's name, title or first sentence
+    name_objects: float  # share of the name's non-verb words the request names (itself, a form, a synonym)
 
     def score(self, d: Decision) -> float:
         return (
@@ -47,6 +50,9 @@ class Evidence:
             + d.typed_values * self.typed_values
             - d.typed_unplaced * self.typed_unplaced
             - d.unmatched_words * self.unmatched_words
+            + d.synonym_share * self.synonym_share
+            + d.core_share * self.core_share
+            + d.name_objects * self.name_objects
         )
 
 
@@ -79,6 +85,9 @@ def gather(
     *,
     total: float,
     got: float,
+    by_synonym: float,
+    in_core: float,
+    matched_terms: set[str],
     specific: int,
     unmatched: int,
     filled: Filled,
@@ -103,4 +112,7 @@ def gather(
         typed_values=len(placed) / len(kinds) if kinds else 0.0,
         typed_unplaced=1.0 if kinds and not placed else 0.0,
         unmatched_words=math.log1p(unmatched),
+        synonym_share=by_synonym / got if got else 0.0,
+        core_share=in_core / got if got else 0.0,
+        name_objects=len(doc.object_terms & matched_terms) / len(doc.object_terms) if doc.object_terms else 0.0,
     )

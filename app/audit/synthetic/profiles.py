@@ -58,6 +58,9 @@ class Decision(_Frozen):
     typed_values: float = 0.0
     typed_unplaced: float = 0.0
     unmatched_words: float = 0.0
+    synonym_share: float = 0.0
+    core_share: float = 0.0
+    name_objects: float = 0.0
 
 
 class ConfidenceSettings(_Frozen):

@@ -210,9 +210,10 @@ class SyntheticSelector:
         doc = index.docs[ranked[0]]
         total = query.total
         matched: list[str] = []
+        matched_terms: set[str] = set()
         nowhere: list[str] = []
         not_in_tool: list[str] = []
-        got = boundary_weight = 0.0
+        got = boundary_weight = by_synonym = in_core = 0.0
         specific = unmatched_specific = 0
         for stem, weight, candidates in query.groups:
             hits = [(f, t) for t, f in candidates.items() if t in doc.terms]
@@ -225,6 +226,9 @@ class SyntheticSelector:
             factor, term = max(hits)
             matched.append(query.surface[stem])
             got += weight * factor
+            by_synonym += weight * factor if factor < 1.0 else 0.0
+            in_core += weight * factor if term in doc.core_terms else 0.0
+            matched_terms.add(term)
             specific += stem not in self._weak
             boundary_weight += weight * factor if term in doc.boundary_terms else 0.0
         filled = fill_arguments(doc.params, intent, found)
@@ -232,6 +236,9 @@ class SyntheticSelector:
             doc,
             total=total,
             got=got,
+            by_synonym=by_synonym,
+            in_core=in_core,
+            matched_terms=matched_terms,
             specific=specific,
             unmatched=unmatched_specific,
             filled=filled,
