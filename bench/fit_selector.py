@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 from collections import Counter
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -76,7 +77,9 @@ def training_rows(data: list[Sample], *, balance: float) -> list[tuple[list[floa
     return [(x, y, w * (mean / totals[y]) ** balance) for x, y, w in weighted]
 
 
-def accuracy(data: list[Sample], w: list[float], threshold: float) -> dict[str, tuple[float, float | None, float | None]]:
+def accuracy(
+    data: list[Sample], w: list[float], threshold: float
+) -> dict[str, tuple[float, float | None, float | None]]:
     """Per file and overall: (accuracy, NO_TOOL accuracy, tool accuracy) with weights w and the threshold."""
     groups: dict[str, list[tuple[bool, bool]]] = {}
     for s in data:
@@ -137,22 +140,37 @@ def fit(data: list[tuple[list[float], int, float]], *, l2: float, steps: int = 3
 
 # Goals a profile must meet on the dev files (issue: never below the floor; these three files at least).
 GOALS = {"bfcl_live_simple.dev.json": 0.85, "bfcl_irrelevance.dev.json": 0.80, "bfcl_live_irrelevance.dev.json": 0.80}
+# The NO_TOOL half of the labeled dev files before this fit (87.2%): a goal not to give it back.
+NO_TOOL_KEPT = 0.872
 # Margin past which a met goal no longer pulls the search (so the search turns to the natural set).
 ENOUGH = 0.01
+# How much the natural set's weaker half counts against the goals' slack.
+NATURAL_WEIGHT = 0.3
+# How much the labeled overall accuracy counts (it keeps the large files, live_multiple, from paying).
+OVERALL_WEIGHT = 1.0
 
 
 def objective(data: list[Sample], w: list[float], threshold: float, floor: dict[str, tuple]) -> float:
-    """What the search maximises: the smallest slack of the goals and of every file over the floor (capped at
-    ENOUGH), plus the natural set's weaker half and, for ties, the labeled overall accuracy."""
+    """What the search maximises, in order of importance: the smallest slack of every file (and of the two
+    halves overall) over the floor, then the sum of the slacks of GOALS and NO_TOOL_KEPT (each capped at
+    ENOUGH once met), then
+    the natural set's weaker half, and the labeled overall accuracy for ties."""
     acc = accuracy(data, w, threshold)
-    slacks = [acc[f][0] - goal for f, goal in GOALS.items()]
+    above_floor = []
     for key, (a, nt, tl) in floor.items():
         ours = acc[key]
-        slacks.append(ours[0] - a)
+        above_floor.append(ours[0] - a)
         if key == "overall labeled":
-            slacks += [ours[1] - nt, ours[2] - tl]  # type: ignore[operator]
+            above_floor += [ours[1] - nt, ours[2] - tl]  # type: ignore[operator]
+    slacks = [acc[f][0] - goal for f, goal in GOALS.items()] + [acc["overall labeled"][1] - NO_TOOL_KEPT]
+    goals = sum(min(x, ENOUGH) for x in slacks)
     natural = acc["overall natural"]
-    return min(min(slacks), ENOUGH) + 0.5 * min(natural[1] or 0.0, natural[2] or 0.0) + 0.2 * acc["overall labeled"][0]
+    return (
+        10 * min(min(above_floor), ENOUGH)
+        + goals
+        + NATURAL_WEIGHT * min(natural[1] or 0.0, natural[2] or 0.0)
+        + OVERALL_WEIGHT * acc["overall labeled"][0]
+    )
 
 
 def search(data: list[Sample], w: list[float], threshold: float, floor: dict[str, tuple]) -> tuple[list[float], float]:
@@ -180,6 +198,23 @@ def search(data: list[Sample], w: list[float], threshold: float, floor: dict[str
     return w, threshold
 
 
+def best_of_restarts(
+    data: list[Sample], w: list[float], threshold: float, floor: dict[str, tuple], *, restarts: int
+) -> tuple[list[float], float]:
+    """The best of `restarts` searches: the first from the logistic fit, the others from its weights each
+    scaled by a factor in [0.5, 1.5] drawn from a seeded generator (so the result is reproducible)."""
+    rng = random.Random(3)
+    best: tuple[float, list[float], float] | None = None
+    for r in range(restarts):
+        start = [x * (1 + rng.uniform(-0.5, 0.5)) if r else x for x in w]
+        found, t = search(data, start, threshold, floor)
+        value = objective(data, found, t, floor)
+        if best is None or value > best[0]:
+            best = (value, found, t)
+    assert best is not None
+    return best[1], best[2]
+
+
 def floor_accuracy() -> dict[str, tuple]:
     """The BM25 floor's (accuracy, NO_TOOL, tool) per labeled dev file and overall, in the same form."""
     rows, overall, _, _ = beside_floor(Bm25Floor([]), sorted(LABELED.glob("*.dev.json")))
@@ -198,8 +233,9 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, help="profile whose ranking gives the features (default: shipped)")
     parser.add_argument("--balance", type=float, default=0.5, help="0: files weigh alike; 1: labels too")
     parser.add_argument("--search", action="store_true", help="then search the weights for the goals")
+    parser.add_argument("--restarts", type=int, default=6, help="searches from jittered starts (seeded)")
     parser.add_argument("--threshold", type=float, help="use this threshold instead of the fitted one")
-    parser.add_argument("--write", type=Path, help="write the profile with the fitted weights (2 decimals) here")
+    parser.add_argument("--write", type=Path, help="write the profile with the fitted weights (3 decimals) here")
     args = parser.parse_args()
     selector = SyntheticSelector.from_profile(args.profile)
     data = samples(selector)
@@ -208,7 +244,7 @@ def main() -> None:
     threshold = args.threshold if args.threshold is not None else -w[-1]
     w = w[:-1] + [0.0]
     if args.search:
-        w, threshold = search(data, w, threshold, floor_accuracy())
+        w, threshold = best_of_restarts(data, w, threshold, floor_accuracy(), restarts=args.restarts)
     print(f"{len(rows)} of {len(data)} cases from {len(dev_files())} files")
     for key, (acc, nt, tl) in sorted(accuracy(data, w, threshold).items()):
         print(f"  {key:36} {100 * acc:5.1f}%  NO_TOOL {_pct(nt)}  tool {_pct(tl)}")
@@ -218,7 +254,9 @@ def main() -> None:
     if args.write:
         profile = selector.profile.settings()
         names = [PROFILE_KEY.get(f.name, f.name) for f in fields(Evidence)]
-        profile["decision"] = {"threshold": round(threshold, 2)} | {n: round(v, 2) for n, v in zip(names, w, strict=False)}
+        profile["decision"] = {"threshold": round(threshold, 3)} | {
+            n: round(v, 3) for n, v in zip(names, w, strict=False)
+        }
         args.write.write_text(yaml.safe_dump(profile, sort_keys=False, width=110), encoding="utf-8")
 
 

@@ -9,10 +9,11 @@ tool lacked, for the NO_TOOL reason.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from app.audit.synthetic.arguments import Filled, param_kind
-from app.audit.synthetic.index import Param, ToolDoc
+from app.audit.synthetic.index import ToolDoc
 from app.audit.synthetic.profiles import Decision
 from app.audit.synthetic.values import Found
 
@@ -37,6 +38,9 @@ class Evidence:
     synonym_share: float  # share of the matched weight that only synonyms of the request's words match
     core_share: float  # share of the matched weight in the tool's name, title or first sentence
     name_objects: float  # share of the name's non-verb words the request names (itself, a form, a synonym)
+    margin: float  # ranking margin over the runner-up, relative to the best (1 with one tool)
+    long_words: float  # ln(1 + letters past the third of the non-weak request words found in the tool)
+    question: float  # 1 when the request asks what/who/why/how something is (often general knowledge)
 
     def score(self, d: Decision) -> float:
         return (
@@ -53,6 +57,9 @@ class Evidence:
             + d.synonym_share * self.synonym_share
             + d.core_share * self.core_share
             + d.name_objects * self.name_objects
+            + d.margin * self.margin
+            + d.long_words * self.long_words
+            + d.question * self.question
         )
 
 
@@ -65,18 +72,22 @@ def typed_kinds(found: Found) -> set[str]:
     return {k for k in _TYPED if pools[k]}
 
 
-def param_kinds(params: list[Param]) -> set[str]:
-    """Kinds of typed value the tool's parameters take; an integer parameter named like an id takes ids."""
-    out: set[str] = set()
-    for p in params:
-        kind = param_kind(p) if p.type in ("string", "", "array") else ""
-        if kind:
-            out.add(kind)
-        if p.type in ("integer", "number", "string") and (param_kind(p) == "identifier" or p.stems & _ID_WORDS):
-            out.add("identifier")
-    return out
+def param_kinds(doc: ToolDoc) -> frozenset[str]:
+    """Kinds of typed value the tool's parameters take; a parameter named like an id takes identifiers."""
+    if doc.value_kinds is None:
+        out: set[str] = set()
+        for p in doc.params:
+            kind = param_kind(p) if p.type in ("string", "", "array") else ""
+            if kind:
+                out.add(kind)
+            if p.type in ("integer", "number", "string") and p.stems & _ID_WORDS:
+                out.add("identifier")
+        doc.value_kinds = frozenset(out)
+    return doc.value_kinds
 
 
+# "What is ...", "Who are ...", "Why does ...", "How do ...": a question about how things are.
+_QUESTION = re.compile(r"\s*(?:what|who|why|how|which)(?:'s|\s+(?:is|are|was|were|does|do|did))\b", re.IGNORECASE)
 _ID_WORDS = frozenset({"id", "number", "key", "sha", "ref", "num", "uuid"})
 
 
@@ -88,6 +99,9 @@ def gather(
     by_synonym: float,
     in_core: float,
     matched_terms: set[str],
+    margin: float,
+    long_letters: int,
+    intent: str,
     specific: int,
     unmatched: int,
     filled: Filled,
@@ -100,7 +114,7 @@ def gather(
     required_share = filled.required_found / filled.required if filled.required else 0.5
     name_share = sum(1 for t in doc.name_terms if t in query_terms) / len(doc.name_terms) if doc.name_terms else 0.0
     kinds = typed_kinds(found)
-    placed = kinds & param_kinds(doc.params)
+    placed = kinds & param_kinds(doc)
     return Evidence(
         coverage_log=math.log((1.0 + got) / (1.0 + total)),
         specific_words=1.0 if specific >= 2 else 0.0,
@@ -115,4 +129,7 @@ def gather(
         synonym_share=by_synonym / got if got else 0.0,
         core_share=in_core / got if got else 0.0,
         name_objects=len(doc.object_terms & matched_terms) / len(doc.object_terms) if doc.object_terms else 0.0,
+        margin=margin,
+        long_words=math.log1p(long_letters),
+        question=1.0 if _QUESTION.match(intent) else 0.0,
     )

@@ -82,6 +82,7 @@ class ToolDoc:
     params: list[Param] = field(default_factory=list)
     core_terms: frozenset[str] = frozenset()  # stems of the name, title and first sentence: what it is for
     object_terms: frozenset[str] = frozenset()  # stems of the name that are not verbs: what it acts on
+    value_kinds: frozenset[str] | None = None  # kinds of typed value its parameters take (filled on first use)
 
 
 def _str(value: Any) -> str:

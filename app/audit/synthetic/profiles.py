@@ -25,6 +25,7 @@ class _Frozen(BaseModel):
 class Bm25(_Frozen):
     k1: float
     b: float
+    typed_boost: float = 0.0
 
 
 class FieldWeights(_Frozen):
@@ -61,6 +62,9 @@ class Decision(_Frozen):
     synonym_share: float = 0.0
     core_share: float = 0.0
     name_objects: float = 0.0
+    margin: float = 0.0
+    long_words: float = 0.0
+    question: float = 0.0
 
 
 class ConfidenceSettings(_Frozen):

@@ -54,7 +54,7 @@ from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
 from app.audit.synthetic.arguments import Filled, fill_arguments
 from app.audit.synthetic.cache import IndexCache
-from app.audit.synthetic.decision import Evidence, gather
+from app.audit.synthetic.decision import Evidence, gather, param_kinds, typed_kinds
 from app.audit.synthetic.explain import abstention_reason, no_word_reason
 from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, analysed_words, synonym_map
 from app.audit.synthetic.profiles import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
@@ -143,11 +143,13 @@ class SyntheticSelector:
     def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
         index = self._cache.index_for(tools)
         query = self._query(intent, index)
-        ranked = self._rank(index, query, self._actions(intent))
+        found = find_values(intent)
+        ranked = self._rank(index, query, self._actions(intent), typed_kinds(found))
         if not ranked:
             return None, 0.0, index
-        best = self._decide(index, ranked[0], query, find_values(intent), intent)
-        return best, (ranked[1][1] if len(ranked) > 1 else 0.0), index
+        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+        best = self._decide(index, ranked[0], runner_up, query, found, intent)
+        return best, runner_up, index
 
     def _query(self, intent: str, index: ToolSetIndex) -> _Query:
         """Request stems with their weights, and the tool-list terms that stand for each."""
@@ -177,8 +179,12 @@ class SyntheticSelector:
         """Kinds of action the request's verbs name (read, create, update, delete...)."""
         return frozenset(k for k in (self._action_of.get(match_stem(w)) for w in words(intent)) if k)
 
-    def _rank(self, index: ToolSetIndex, query: _Query, actions: frozenset[str]) -> list[tuple[int, float]]:
-        """The best and the runner-up (position, BM25 score less exclusion and action penalties), best first."""
+    def _rank(
+        self, index: ToolSetIndex, query: _Query, actions: frozenset[str], kinds: set[str]
+    ) -> list[tuple[int, float]]:
+        """The best and the runner-up (position, BM25 score less exclusion and action penalties, plus the
+        typed-value boost), best first."""
+        boost = self.profile.bm25.typed_boost if kinds else 0.0
         scores: dict[int, float] = {}
         k1 = self.profile.bm25.k1
         remap, norms = index.remap, index.norms
@@ -201,11 +207,19 @@ class SyntheticSelector:
                 kind = doc.action
                 if kind is not None and kind not in actions:
                     score *= 1.0 - self.profile.actions.penalty
+            if boost:
+                score *= 1.0 + boost * len(kinds & param_kinds(doc)) / len(kinds)
             top.append((i, score))
         return heapq.nsmallest(2, top, key=lambda r: (-r[1], r[0]))
 
     def _decide(
-        self, index: ToolSetIndex, ranked: tuple[int, float], query: _Query, found: Found, intent: str
+        self,
+        index: ToolSetIndex,
+        ranked: tuple[int, float],
+        runner_up: float,
+        query: _Query,
+        found: Found,
+        intent: str,
     ) -> _Scored:
         doc = index.docs[ranked[0]]
         total = query.total
@@ -214,7 +228,7 @@ class SyntheticSelector:
         nowhere: list[str] = []
         not_in_tool: list[str] = []
         got = boundary_weight = by_synonym = in_core = 0.0
-        specific = unmatched_specific = 0
+        specific = unmatched_specific = long_letters = 0
         for stem, weight, candidates in query.groups:
             hits = [(f, t) for t, f in candidates.items() if t in doc.terms]
             if not hits:
@@ -230,6 +244,7 @@ class SyntheticSelector:
             in_core += weight * factor if term in doc.core_terms else 0.0
             matched_terms.add(term)
             specific += stem not in self._weak
+            long_letters += max(0, len(stem) - 3) if stem not in self._weak else 0
             boundary_weight += weight * factor if term in doc.boundary_terms else 0.0
         filled = fill_arguments(doc.params, intent, found)
         evidence = gather(
@@ -239,6 +254,9 @@ class SyntheticSelector:
             by_synonym=by_synonym,
             in_core=in_core,
             matched_terms=matched_terms,
+            margin=_margin(index, ranked[1], runner_up),
+            long_letters=long_letters,
+            intent=intent,
             specific=specific,
             unmatched=unmatched_specific,
             filled=filled,
@@ -261,8 +279,7 @@ class SyntheticSelector:
             return Selection(tool=NO_TOOL, confidence=confidence, reason=_abstention(doc.name, best, d.threshold))
         words_text = ", ".join(repr(t) for t in best.matched[:6])
         evidence = f"{doc.name} matched {words_text} (coverage {best.coverage:.2f}, score {best.decision:.2f})"
-        margin = 1.0 if index.size == 1 or best.rank <= 0 else (best.rank - runner_up) / best.rank
-        confidence = _clip(0.5 + 0.5 * min(1.0, above, margin))
+        confidence = _clip(0.5 + 0.5 * min(1.0, above, best.evidence.margin))
         notes = []
         if best.filled.required:
             notes.append(f"{best.filled.required_found:g}/{best.filled.required} required values found")
@@ -273,6 +290,11 @@ class SyntheticSelector:
         return Selection(
             tool=doc.name, arguments=best.filled.arguments, confidence=confidence, reason="; ".join([evidence, *notes])
         )
+
+
+def _margin(index: ToolSetIndex, best: float, runner_up: float) -> float:
+    """The best tool's ranking lead over the runner-up, relative to its own score (1 when alone)."""
+    return 1.0 if index.size == 1 or best <= 0 else (best - runner_up) / best
 
 
 def _in_list(index: ToolSetIndex, term: str) -> bool:
