@@ -13,6 +13,7 @@ selectors/synthetic.yml. Nothing here is run by the selector or the tests.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import random
 from collections import Counter
@@ -31,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LABELED = ROOT.parent / "shared" / "corpora" / "labeled"
 NATURAL = ROOT / "tests" / "fixtures" / "natural" / "natural.dev.json"
 # Features the score subtracts (profile weights are magnitudes): their sign is flipped before fitting.
-SUBTRACTED = {"exclusion", "typed_unplaced", "unmatched_words"}
+SUBTRACTED = {"exclusion", "typed_unplaced", "unmatched_words", "action_conflict"}
 # Profile key of each feature (Evidence field name -> selectors/synthetic.yml decision key).
 PROFILE_KEY = {"boundary": "boundary_bonus", "exclusion": "exclusion_penalty", "coverage_log": "coverage"}
 
@@ -45,6 +46,7 @@ class Sample:
     """One dev case as the fit sees it: the best-ranked tool's features, and whether calling it is right."""
 
     file: str
+    case_id: str
     no_tool: bool  # NO_TOOL is expected
     x: list[float] | None  # None when no tool shares a word with the request (the answer is NO_TOOL)
     top_right: bool  # the best-ranked tool is the expected one
@@ -58,11 +60,11 @@ def samples(selector: SyntheticSelector) -> list[Sample]:
             found = selector.evidence(case.tools, case.intent)
             no_tool = case.expected == NO_TOOL
             if found is None:
-                out.append(Sample(path.name, no_tool, None, False))
+                out.append(Sample(path.name, case.id, no_tool, None, False))
                 continue
             tool, evidence = found
             x = [(-1.0 if n in SUBTRACTED else 1.0) * getattr(evidence, n) for n in names]
-            out.append(Sample(path.name, no_tool, x, tool == case.expected))
+            out.append(Sample(path.name, case.id, no_tool, x, tool == case.expected))
     return out
 
 
@@ -145,7 +147,7 @@ NO_TOOL_KEPT = 0.872
 # Margin past which a met goal no longer pulls the search (so the search turns to the natural set).
 ENOUGH = 0.01
 # How much the natural set's weaker half counts against the goals' slack.
-NATURAL_WEIGHT = 0.3
+NATURAL_WEIGHT = 1.0
 # How much the labeled overall accuracy counts (it keeps the large files, live_multiple, from paying).
 OVERALL_WEIGHT = 1.0
 
@@ -223,6 +225,27 @@ def floor_accuracy() -> dict[str, tuple]:
     return out
 
 
+def half(case_id: str) -> int:
+    """Which half of a 2-fold split a case falls in (by the sha256 of its id, so the split is stable)."""
+    return hashlib.sha256(case_id.encode()).digest()[0] % 2
+
+
+def two_fold(data: list[Sample], args: argparse.Namespace) -> None:
+    """Fit (and search) on each half, and print the other half's accuracy: what the fit does on cases it
+    has not seen."""
+    for fold in (0, 1):
+        train = [s for s in data if half(s.case_id) == fold]
+        test = [s for s in data if half(s.case_id) != fold]
+        w = fit(training_rows(train, balance=args.balance), l2=args.l2)
+        threshold, w = -w[-1], [*w[:-1], 0.0]
+        if args.search:
+            w, threshold = best_of_restarts(train, w, threshold, floor_accuracy(), restarts=args.restarts)
+        for label, part in (("fitted on", train), ("held out", test)):
+            acc = accuracy(part, w, threshold)
+            row = "  ".join(f"{k.split('.')[0].removeprefix('bfcl_')} {100 * v[0]:.1f}" for k, v in sorted(acc.items()))
+            print(f"fold {fold} {label}: {row}")
+
+
 def _pct(x: float | None) -> str:
     return "    –" if x is None else f"{100 * x:5.1f}%"
 
@@ -234,15 +257,19 @@ def main() -> None:
     parser.add_argument("--balance", type=float, default=0.5, help="0: files weigh alike; 1: labels too")
     parser.add_argument("--search", action="store_true", help="then search the weights for the goals")
     parser.add_argument("--restarts", type=int, default=6, help="searches from jittered starts (seeded)")
+    parser.add_argument("--folds", action="store_true", help="2-fold check of the fit instead of one fit")
     parser.add_argument("--threshold", type=float, help="use this threshold instead of the fitted one")
     parser.add_argument("--write", type=Path, help="write the profile with the fitted weights (3 decimals) here")
     args = parser.parse_args()
     selector = SyntheticSelector.from_profile(args.profile)
     data = samples(selector)
+    if args.folds:
+        two_fold(data, args)
+        return
     rows = training_rows(data, balance=args.balance)
     w = fit(rows, l2=args.l2)
     threshold = args.threshold if args.threshold is not None else -w[-1]
-    w = w[:-1] + [0.0]
+    w = [*w[:-1], 0.0]
     if args.search:
         w, threshold = best_of_restarts(data, w, threshold, floor_accuracy(), restarts=args.restarts)
     print(f"{len(rows)} of {len(data)} cases from {len(dev_files())} files")

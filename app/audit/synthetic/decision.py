@@ -41,6 +41,7 @@ class Evidence:
     margin: float  # ranking margin over the runner-up, relative to the best (1 with one tool)
     long_words: float  # ln(1 + letters past the third of the non-weak request words found in the tool)
     question: float  # 1 when the request asks what/who/why/how something is (often general knowledge)
+    action_conflict: float  # 1 when the request's verbs are of other kinds of action than the tool name's verb
 
     def score(self, d: Decision) -> float:
         return (
@@ -60,6 +61,7 @@ class Evidence:
             + d.margin * self.margin
             + d.long_words * self.long_words
             + d.question * self.question
+            - d.action_conflict * self.action_conflict
         )
 
 
@@ -102,6 +104,7 @@ def gather(
     margin: float,
     long_letters: int,
     intent: str,
+    actions: frozenset[str],
     specific: int,
     unmatched: int,
     filled: Filled,
@@ -110,7 +113,7 @@ def gather(
     found: Found,
     query_terms: set[str],
 ) -> Evidence:
-    """The features of `doc` for a request whose word weights and values are given."""
+    """`query_terms`: the request's stems and their other forms in the tool list (synonyms left out)."""
     required_share = filled.required_found / filled.required if filled.required else 0.5
     name_share = sum(1 for t in doc.name_terms if t in query_terms) / len(doc.name_terms) if doc.name_terms else 0.0
     kinds = typed_kinds(found)
@@ -132,4 +135,5 @@ def gather(
         margin=margin,
         long_words=math.log1p(long_letters),
         question=1.0 if _QUESTION.match(intent) else 0.0,
+        action_conflict=1.0 if actions and doc.action is not None and doc.action not in actions else 0.0,
     )

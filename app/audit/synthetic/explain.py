@@ -34,15 +34,17 @@ def abstention_reason(
     """One sentence-like line: what no tool covers, what the best tool lacks, its score and the threshold."""
     parts = []
     if nowhere:
-        parts.append(f"no tool covers {quoted(nowhere)} of the request")
+        parts.append(f"no tool covers {quoted(nowhere)}")
     if not_in_tool:
         parts.append(f"{tool} lacks {quoted(not_in_tool)}")
+    if evidence.action_conflict:
+        parts.append(f"{tool} does another kind of action than the request asks")
     if evidence.typed_unplaced:
-        parts.append(f"no parameter of {tool} takes the values the request gives")
+        parts.append(f"no parameter of {tool} takes the values given")
     elif evidence.required_filled < 0.5:
-        parts.append(f"the request gives few of {tool}'s required values")
-    found = f"matched only {quoted(matched)}" if matched else "matched no word"
-    parts.append(f"best tool {tool} {found} and scored {score:.2f}, below the threshold {threshold:.2f}")
+        parts.append(f"few of {tool}'s required values are given")
+    found = f" (matched {quoted(matched)})" if matched else ""
+    parts.append(f"best tool {tool} scored {score:.2f}, below the threshold {threshold:.2f}{found}")
     return "; ".join(parts)
 
 

@@ -65,6 +65,7 @@ class Decision(_Frozen):
     margin: float = 0.0
     long_words: float = 0.0
     question: float = 0.0
+    action_conflict: float = 0.0
 
 
 class ConfidenceSettings(_Frozen):

@@ -73,10 +73,7 @@ class _Query:
     terms: dict[str, float]
     groups: list[tuple[str, float, dict[str, float]]]
     surface: dict[str, str]  # request stem -> the word as the request wrote it
-
-    @property
-    def total(self) -> float:
-        return sum(w for _, w, _ in self.groups)
+    in_values: frozenset[str]  # request stems written only inside values: they count only when matched
 
 
 @dataclass(slots=True)
@@ -142,23 +139,27 @@ class SyntheticSelector:
 
     def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
         index = self._cache.index_for(tools)
-        query = self._query(intent, index)
         found = find_values(intent)
-        ranked = self._rank(index, query, self._actions(intent), typed_kinds(found))
+        query = self._query(intent, index, found.value_words)
+        actions = self._actions(intent)
+        ranked = self._rank(index, query, actions, typed_kinds(found))
         if not ranked:
             return None, 0.0, index
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
-        best = self._decide(index, ranked[0], runner_up, query, found, intent)
+        best = self._decide(index, ranked[0], runner_up, query, found, intent, actions)
         return best, runner_up, index
 
-    def _query(self, intent: str, index: ToolSetIndex) -> _Query:
+    def _query(self, intent: str, index: ToolSetIndex, value_words: frozenset[str]) -> _Query:
         """Request stems with their weights, and the tool-list terms that stand for each."""
         weak = self.profile.words.weak_weight
         synonym = self.profile.words.synonym_weight
         terms: dict[str, float] = {}
         groups: list[tuple[str, float, dict[str, float]]] = []
         surface: dict[str, str] = {}
+        outside: set[str] = set()
         for s, written in analysed_words(intent):
+            if written not in value_words:
+                outside.add(s)
             if s in surface:
                 continue
             surface[s] = written
@@ -173,7 +174,7 @@ class SyntheticSelector:
             for term, factor in candidates.items():
                 terms[term] = max(terms.get(term, 0.0), weight * factor)
             groups.append((s, weight, candidates))
-        return _Query(terms, groups, surface)
+        return _Query(terms, groups, surface, frozenset(s for s in surface if s not in outside))
 
     def _actions(self, intent: str) -> frozenset[str]:
         """Kinds of action the request's verbs name (read, create, update, delete...)."""
@@ -220,9 +221,10 @@ class SyntheticSelector:
         query: _Query,
         found: Found,
         intent: str,
+        actions: frozenset[str],
     ) -> _Scored:
         doc = index.docs[ranked[0]]
-        total = query.total
+        total = 0.0
         matched: list[str] = []
         matched_terms: set[str] = set()
         nowhere: list[str] = []
@@ -231,6 +233,9 @@ class SyntheticSelector:
         specific = unmatched_specific = long_letters = 0
         for stem, weight, candidates in query.groups:
             hits = [(f, t) for t, f in candidates.items() if t in doc.terms]
+            if not hits and stem in query.in_values:
+                continue  # a word inside a value ("acme" of acme/web) need not be the tool's
+            total += weight
             if not hits:
                 if stem not in self._weak:
                     anywhere = any(_in_list(index, t) for t in candidates)
@@ -257,13 +262,14 @@ class SyntheticSelector:
             margin=_margin(index, ranked[1], runner_up),
             long_letters=long_letters,
             intent=intent,
+            actions=actions,
             specific=specific,
             unmatched=unmatched_specific,
             filled=filled,
             boundary=boundary_weight / (total or 1.0),
             exclusion=_exclusion_share(doc, query.terms),
             found=found,
-            query_terms=set(query.terms),
+            query_terms={t for _, _, candidates in query.groups for t, f in candidates.items() if f == 1.0},
         )
         score = evidence.score(self.profile.decision)
         coverage = got / (total or 1.0)

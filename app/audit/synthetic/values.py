@@ -62,6 +62,8 @@ class Found:
     lists: list[list[Any]]  # bracketed lists: [3, 4, 5]
     identifiers: list[str]  # tokens with digits in them, in order
     propers: list[tuple[str, frozenset[str], str]]  # phrase, stems just before it, the word before it
+    # Words written inside values (URLs, paths, owner/name strings, ids, quoted text): a tool need not have them.
+    value_words: frozenset[str] = frozenset()
 
     def kinds(self) -> set[str]:
         """Which kinds of value the request carries (for parameter evidence)."""
@@ -82,6 +84,9 @@ def find_values(intent: str) -> Found:
 
     def take(m: re.Match[str]) -> None:
         taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+        spans.append(m.group(0))
+
+    spans: list[str] = []
 
     def grab(pattern: re.Pattern[str], text: str) -> list[str]:
         out = []
@@ -101,6 +106,7 @@ def find_values(intent: str) -> Found:
         if not free(m):
             continue
         quoted.append(next(g for g in m.groups() if g is not None))
+        spans.append(quoted[-1])
         quoted_context.append(frozenset(analysed_stems(intent[max(0, m.start() - 30) : m.start()])[-3:]))
     urls = grab(_URL, intent)
     emails = grab(_EMAIL, intent)
@@ -137,9 +143,11 @@ def find_values(intent: str) -> Found:
         context = frozenset(analysed_stems(" ".join(before))[-3:] + after)
         propers.append((text, context, before[-1].lower() if before else ""))
     identifiers = [m.group(0) for m in _IDENTIFIER.finditer(intent) if free(m)]
+    value_words = frozenset(w for text in [*spans, *identifiers] for w in words(text))
     return Found(
-        quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, lists, identifiers, propers
-    )
+        quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, lists, identifiers, propers,
+        value_words,
+    )  # fmt: skip
 
 
 def _starts_sentence(text: str, start: int) -> bool:
