@@ -1,13 +1,13 @@
-"""Fitting the synthetic selector's decision weights: a weighted logistic regression on the dev cases.
+"""Fitting the synthetic selector's decision weights on the dev cases: a logistic fit, then a search for the goals.
 
-Run by hand: `PYTHONPATH=. python bench/fit_selector.py [--l2 1.0]`. For every dev case
-(`../shared/corpora/labeled/*.dev.json` and `tests/fixtures/natural/natural.dev.json`) it takes the
-best-ranked tool's decision features (app/audit/synthetic/decision.py) and the label "calling it is right"
-(1 when it is the expected tool, 0 when NO_TOOL is expected); a tool case whose best-ranked tool is wrong
-teaches nothing about abstaining and is left out. Each file weighs the same in total, so the small files
-(live_simple, irrelevance) count as much as the large ones. It prints the weights in the profile's units
-(decision score = the logit; threshold = minus the intercept) for a person to round into
-selectors/synthetic.yml. Nothing here is run by the selector or the tests.
+Run by hand: `PYTHONPATH=. python bench/fit_selector.py --search [--write PROFILE] [--folds]`. For every dev
+case (`../shared/corpora/labeled/*.dev.json` and `tests/fixtures/natural/natural.dev.json`) it takes the
+best-ranked tool's decision features (app/audit/synthetic/decision.py); the ranking does not depend on the
+weights being fitted. A weighted logistic regression (each file weighs the same; a tool case whose best tool
+is wrong is left out) gives the starting weights; `--search` then moves each weight by shrinking steps, from
+that start and from seeded jittered ones, to maximise `objective` (no file below the BM25 floor first, then
+the goals, then the natural set). `--write` writes the profile with the weights (what selectors/synthetic.yml
+holds), `--folds` runs the same procedure on each half of a 2-fold split and scores the other half.
 """
 
 from __future__ import annotations
@@ -255,10 +255,6 @@ def two_fold(data: list[Sample], args: argparse.Namespace) -> None:
             print(f"fold {fold} {label}: {row}")
 
 
-def _pct(x: float | None) -> str:
-    return "    –" if x is None else f"{100 * x:5.1f}%"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--l2", type=float, default=1.0, help="L2 penalty on the weights")
@@ -284,7 +280,8 @@ def main() -> None:
     w = with_fixed(w)
     print(f"{len(rows)} of {len(data)} cases from {len(dev_files())} files")
     for key, (acc, nt, tl) in sorted(accuracy(data, w, threshold).items()):
-        print(f"  {key:36} {100 * acc:5.1f}%  NO_TOOL {_pct(nt)}  tool {_pct(tl)}")
+        halves = "  ".join(f"{k} {'–' if v is None else f'{100 * v:.1f}%'}" for k, v in (("NO_TOOL", nt), ("tool", tl)))
+        print(f"  {key:36} {100 * acc:5.1f}%  {halves}")
     for f, weight in zip(fields(Evidence), w, strict=False):
         print(f"  {PROFILE_KEY.get(f.name, f.name)}: {weight:.3f}")
     print(f"  threshold: {threshold:.3f}")

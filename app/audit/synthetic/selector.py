@@ -9,28 +9,27 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
    when / Use for / Useful for" sentence count with `fields.boundary` and are remembered as the
    tool's boundary; words after "Do not use for / Don't use when / Not for" are not evidence for
    the tool but its exclusion list.
-2. Request: its content stems (stopwords dropped). A stem listed in `words.weak` (get, find,
-   information...) weighs `words.weak_weight`, every other stem 1. A stem that no tool uses stands
+2. Request: its content stems (stopwords and lone letters dropped). A stem listed in `words.weak` (get,
+   find, information...) weighs `words.weak_weight`, every other stem 1. A stem that no tool uses stands
    for the tools' other forms of the word (same first 5 letters, at most 3 letters longer:
-   discovered/discoverer). Values are also found in the request (values.py): quoted
-   strings, numbers (also "two", "6mm"), bracketed lists, URLs, emails, paths, dates, times,
-   owner/name strings, capitalised names.
+   discovered/discoverer; or a derivation of a 7-letter stem: multiply/multiplication), and for the words
+   of its synonym groups (`words.synonyms`) that the tools use, at `words.synonym_weight`. Values are
+   also found in the request (values.py): quoted strings, numbers (also "two", "6mm"), bracketed lists,
+   URLs, emails, paths, dates, times, owner/name strings, ids, capitalised names; a word written only
+   inside a value ("acme" of acme/web) counts for coverage only when a tool has it.
 3. Ranking: BM25 (k1, b from the profile) of the request stems against each tool, with idf taken
    over the tool list and multiplied by the stem's weight. A tool whose exclusion list catches
    request stems loses that share of its score; a tool whose name's verb is of another kind of
    action (read, create, update, delete: `actions.verbs`) than the request's verbs loses
-   `actions.penalty` of it ("find a hotel" prefers search_hotels to reserve_hotel).
+   `actions.penalty` of it ("find a hotel" prefers search_hotels to reserve_hotel); a tool whose
+   parameters take the kinds of typed value the request gives gains up to `bm25.typed_boost` of it.
 4. Abstention: the request's values are matched to the best-ranked tool's parameters (step 5), and
-   the tool gets a decision score
-       coverage * ln((1 + matched stem weight) / (1 + request stem weight))
-     + specific_words   if two or more non-weak request stems are found in the tool
-     + required_filled * (share of required parameters filled from request values; 0.5 with none)
-     + name_words * (share of the tool name's stems that the request uses)
-     + request_values   if the request carries values (numbers, quoted text, paths, dates, names...)
-     + boundary_bonus * (share of the request's stem weight inside the tool's boundary sentence)
-     - exclusion_penalty * (share of matched weight that only the exclusion list explains)
-   It is chosen when the score reaches `decision.threshold`; otherwise the answer is NO_TOOL.
-   (These weights were fitted once by a logistic regression on the development cases, then rounded.)
+   the tool gets a decision score, the sum of its features (decision.py: coverage, specific words,
+   required parameters filled, name words, typed values placed, margin over the runner-up, boundary
+   and exclusion shares, a verb of another kind...) weighted by `decision.*`. It is chosen when the
+   score reaches `decision.threshold`; otherwise the answer is NO_TOOL, and the reason (explain.py)
+   names the request's words no tool covers, those the best tool lacks, and its score against the
+   threshold. The weights were fitted on the development cases by bench/fit_selector.py.
 5. Arguments: request values are matched to the chosen tool's parameters (arguments.py):
    required parameters first, only keys of the schema, integers for integer parameters, enum members
    the request names, dates and times in the format a parameter's description asks for.
@@ -56,24 +55,11 @@ from app.audit.synthetic.arguments import Filled, fill_arguments
 from app.audit.synthetic.cache import IndexCache
 from app.audit.synthetic.decision import Evidence, gather, param_kinds, typed_kinds
 from app.audit.synthetic.explain import abstention_reason, no_word_reason
-from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, analysed_words, synonym_map
+from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, synonym_map
 from app.audit.synthetic.profiles import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
+from app.audit.synthetic.query import Query, in_list, read_request, request_words
 from app.audit.synthetic.values import Found, find_values
 from app.audit.text import match_stem, words
-
-
-@dataclass(slots=True)
-class _Query:
-    """The request's stems: `terms` (tool-list term -> weight) ranks; `groups` measure coverage.
-
-    A group is one request stem with its weight and the terms that stand for it in the tool list (itself
-    or another form of it with factor 1, a synonym with `words.synonym_weight`).
-    """
-
-    terms: dict[str, float]
-    groups: list[tuple[str, float, dict[str, float]]]
-    surface: dict[str, str]  # request stem -> the word as the request wrote it
-    in_values: frozenset[str]  # request stems written only inside values: they count only when matched
 
 
 @dataclass(slots=True)
@@ -122,7 +108,7 @@ class SyntheticSelector:
             return Selection(tool=NO_TOOL, confidence=1.0, reason="no tools offered")
         best, runner_up, index = self._best(tools, intent)
         if best is None:
-            return Selection(tool=NO_TOOL, confidence=1.0, reason=_no_word_reason(intent))
+            return Selection(tool=NO_TOOL, confidence=1.0, reason=no_word_reason(request_words(intent)))
         return self._answer(index, best, runner_up)
 
     def decision_score(self, tools: list[dict[str, Any]], intent: str) -> float | None:
@@ -140,7 +126,10 @@ class SyntheticSelector:
     def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
         index = self._cache.index_for(tools)
         found = find_values(intent)
-        query = self._query(intent, index, found.value_words)
+        query = read_request(
+            intent, index, found.value_words, weak=self._weak, weak_weight=self.profile.words.weak_weight,
+            synonyms=self._synonyms, synonym_weight=self.profile.words.synonym_weight,
+        )  # fmt: skip
         actions = self._actions(intent)
         ranked = self._rank(index, query, actions, typed_kinds(found))
         if not ranked:
@@ -149,39 +138,12 @@ class SyntheticSelector:
         best = self._decide(index, ranked[0], runner_up, query, found, intent, actions)
         return best, runner_up, index
 
-    def _query(self, intent: str, index: ToolSetIndex, value_words: frozenset[str]) -> _Query:
-        """Request stems with their weights, and the tool-list terms that stand for each."""
-        weak = self.profile.words.weak_weight
-        synonym = self.profile.words.synonym_weight
-        terms: dict[str, float] = {}
-        groups: list[tuple[str, float, dict[str, float]]] = []
-        surface: dict[str, str] = {}
-        outside: set[str] = set()
-        for s, written in analysed_words(intent):
-            if written not in value_words:
-                outside.add(s)
-            if s in surface:
-                continue
-            surface[s] = written
-            if len(s) < 2 and not s.isdigit():
-                continue  # a lone letter ("what's" -> s) is not a word of the request
-            weight = weak if s in self._weak else 1.0
-            candidates = dict.fromkeys(index.related(s) or [s], 1.0)
-            for other in self._synonyms.get(s, ()):
-                for term in index.related(other) or [other]:
-                    if term in index.postings:
-                        candidates.setdefault(term, synonym)
-            for term, factor in candidates.items():
-                terms[term] = max(terms.get(term, 0.0), weight * factor)
-            groups.append((s, weight, candidates))
-        return _Query(terms, groups, surface, frozenset(s for s in surface if s not in outside))
-
     def _actions(self, intent: str) -> frozenset[str]:
         """Kinds of action the request's verbs name (read, create, update, delete...)."""
         return frozenset(k for k in (self._action_of.get(match_stem(w)) for w in words(intent)) if k)
 
     def _rank(
-        self, index: ToolSetIndex, query: _Query, actions: frozenset[str], kinds: set[str]
+        self, index: ToolSetIndex, query: Query, actions: frozenset[str], kinds: set[str]
     ) -> list[tuple[int, float]]:
         """The best and the runner-up (position, BM25 score less exclusion and action penalties, plus the
         typed-value boost), best first."""
@@ -218,7 +180,7 @@ class SyntheticSelector:
         index: ToolSetIndex,
         ranked: tuple[int, float],
         runner_up: float,
-        query: _Query,
+        query: Query,
         found: Found,
         intent: str,
         actions: frozenset[str],
@@ -238,7 +200,7 @@ class SyntheticSelector:
             total += weight
             if not hits:
                 if stem not in self._weak:
-                    anywhere = any(_in_list(index, t) for t in candidates)
+                    anywhere = any(in_list(index, t) for t in candidates)
                     (not_in_tool if anywhere else nowhere).append(query.surface[stem])
                     unmatched_specific += 1
                 continue
@@ -303,14 +265,6 @@ def _margin(index: ToolSetIndex, best: float, runner_up: float) -> float:
     return 1.0 if index.size == 1 or best <= 0 else (best - runner_up) / best
 
 
-def _in_list(index: ToolSetIndex, term: str) -> bool:
-    """True when some tool of this (possibly derived) list has `term`."""
-    postings = index.postings.get(term)
-    if not postings:
-        return False
-    return index.remap is None or any(index.remap[i] >= 0 for i, _ in postings)
-
-
 def _abstention(tool: str, best: _Scored, threshold: float) -> str:
     return abstention_reason(
         tool,
@@ -321,10 +275,6 @@ def _abstention(tool: str, best: _Scored, threshold: float) -> str:
         score=best.decision,
         threshold=threshold,
     )
-
-
-def _no_word_reason(intent: str) -> str:
-    return no_word_reason(list(dict.fromkeys(w for s, w in analysed_words(intent) if len(s) > 1 or s.isdigit())))
 
 
 def _exclusion_share(doc: ToolDoc, terms: dict[str, float]) -> float:
