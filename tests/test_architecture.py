@@ -75,7 +75,8 @@ ROOMS: dict[str, set[str]] = {
 }
 # What the pure core (app/audit) and the suggestion room may import from outside app/.
 PURE = {"app.audit", "app.suggest"}
-PURE_ALLOWED = {"pydantic", "jsonschema", "yaml"} | set(sys.stdlib_module_names)
+# lemminflect: verb and noun forms for generated requests (app/audit/suite/reading.py); pure data, no I/O.
+PURE_ALLOWED = {"pydantic", "jsonschema", "yaml", "lemminflect"} | set(sys.stdlib_module_names)
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:

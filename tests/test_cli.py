@@ -102,7 +102,7 @@ def test_diff_fail_on_regression_and_formats(work: Path) -> None:
     (work / "cases.yaml").write_text("cases:\n  - intent: What's the weather in Paris?\n    expected: get_weather\n")
     out = toolchoice("diff", "tools.json", "head.json", "--cases", "cases.yaml", "--format", "md", cwd=work)
     assert out.returncode == 0, out.stderr
-    assert "#### Regressions" in out.stdout and "mode: `synthetic" in out.stdout
+    assert "| Selection accuracy |" in out.stdout and "mode: `synthetic" in out.stdout
     out = toolchoice("diff", "tools.json", "head.json", "--cases", "cases.yaml", "--fail-on-regression", cwd=work)
     assert out.returncode == 1 and "regression" in out.stderr
     out = toolchoice("diff", "tools.json", "head.json", "--format", "sarif", cwd=work)

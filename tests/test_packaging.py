@@ -47,7 +47,7 @@ def test_wheel_has_the_data_and_runs_from_an_unpacked_copy(tmp_path: Path) -> No
         env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "#### Regressions" in run.stdout and "mode: `synthetic" in run.stdout
+    assert "| Selection accuracy |" in run.stdout and "mode: `synthetic" in run.stdout
     rules = subprocess.run(
         [sys.executable, "-c", "import app.resources as r; print(r.rules_dir())"],
         cwd=elsewhere,

@@ -8,6 +8,7 @@ from app.audit.models import Case, Finding, Suite, ToolSet
 from app.audit.results import AuditReport, CaseDelta, Comparison, Run, ToolChange
 from app.audit.selection import SelectionRequest, Selector, judge, runnable, tools_for_case
 from app.audit.text import jaccard, words
+from app.audit.tool_summary import tool_summaries
 from app.errors import CompareError
 
 # Two tools, one removed and one added, whose definitions apart from the name are this similar
@@ -34,7 +35,7 @@ def check_comparable(base: AuditReport, head: AuditReport) -> None:
         raise CompareError("cannot compare audits made with different rule sets")
 
 
-def _finding_key(f: Finding) -> tuple[str, str, str, str]:
+def finding_key(f: Finding) -> tuple[str, str, str, str]:
     # Lines move when a file is edited and messages quote measured values (a similarity that moved from
     # 0.93 to 0.94): a finding is the same finding when its rule and its target agree.
     return (f.rule_id, f.tool or "", f.parameter or "", f.other_tool or "")
@@ -77,10 +78,11 @@ def compare(
             regressions.append(_delta(case, b, a, "regression", a.why))
         else:
             improvements.append(_delta(case, b, a, "improvement", a.why))
-    before_keys = {_finding_key(f) for f in before.findings}
-    after_keys = {_finding_key(f) for f in after.findings}
-    introduced = [f for f in after.findings if _finding_key(f) not in before_keys]
-    resolved = [f for f in before.findings if _finding_key(f) not in after_keys]
+    before_keys = {finding_key(f) for f in before.findings}
+    after_keys = {finding_key(f) for f in after.findings}
+    introduced = [f for f in after.findings if finding_key(f) not in before_keys]
+    resolved = [f for f in before.findings if finding_key(f) not in after_keys]
+    changes = tool_changes(before, after, base=base, head=head)
     deltas = {k: round(after.scores.as_dict()[k] - before.scores.as_dict()[k], 2) for k in before.scores.as_dict()}
     return Comparison(
         mode=after.mode,
@@ -98,7 +100,8 @@ def compare(
         coverage=coverage,
         findings_introduced=introduced,
         findings_resolved=resolved,
-        tool_changes=tool_changes(before, after, base=base, head=head),
+        tool_changes=changes,
+        tool_summaries=tool_summaries(before, after, changes=changes, introduced=introduced),
         notes=list(after.notes),
     )
 

@@ -64,6 +64,7 @@ def build_report(
         notes.append(SYNTHETIC_NOTE)
     if any(c.provenance == Provenance.AI_GENERATED for c in suite.cases):
         notes.append(GENERATED_NOTE)
+    notes.extend(suite.notes)
     unmeasured = [k for k, measured in result.measured.items() if not measured]
     if unmeasured:
         notes.append(

@@ -41,6 +41,8 @@ class Dimension(StrEnum):
     PARAMETER_CLARITY = "parameter_clarity"
     ARGUMENT_RELIABILITY = "argument_reliability"
     SAFETY = "safety"
+    # Tool poisoning: text addressed to the model rather than describing the tool; not scored.
+    SECURITY = "security"
     # Problems with the input itself (unreadable file, duplicate names); not scored.
     INPUT = "input"
 
@@ -65,6 +67,14 @@ class CaseFamily(StrEnum):
     POSITIVE = "positive"
     OFF_TOPIC = "off_topic"
     NEAR_MISS = "near_miss"
+
+
+class Phrasing(StrEnum):
+    """How a generated request is worded: naming the action, the goal in other words, or the situation."""
+
+    EXPLICIT = "explicit"
+    TASK = "task"
+    INDIRECT = "indirect"
 
 
 class LineRange(BaseModel):
@@ -204,6 +214,8 @@ class Case(BaseModel):
     target_tool: str | None = None
     removed_tools: tuple[str, ...] = ()
     note: str | None = None
+    # Generated requests only: explicit, task or indirect wording.
+    phrasing: Phrasing | None = None
 
     @property
     def scored(self) -> bool:
@@ -215,6 +227,8 @@ class Suite(BaseModel):
 
     cases: list[Case]
     hash: str = ""
+    # What the builder could not do (tools left without scored cases, and why); not part of the hash.
+    notes: list[str] = Field(default_factory=list)
 
     def model_post_init(self, __context: Any) -> None:
         self.cases = sorted(self.cases, key=lambda c: c.id)

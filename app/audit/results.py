@@ -117,6 +117,27 @@ class ToolChange(BaseModel):
     renamed_from: str | None = None
 
 
+class ToolSummary(BaseModel):
+    """One changed tool's behavioral evidence: its scored cases and how they fared on each side.
+
+    `ran_*`/`passed_*` count the scored cases expecting this tool that ran on that side (None when the tool
+    is absent there); `confused_with` lists the tools that took its cases, or whose cases it took, on head
+    (most often first).
+    """
+
+    tool: str
+    change: str
+    fields: list[str] = Field(default_factory=list)
+    renamed_from: str | None = None
+    scored_cases: int = 0
+    ran_before: int | None = None
+    passed_before: int | None = None
+    ran_after: int | None = None
+    passed_after: int | None = None
+    new_findings: int = 0
+    confused_with: list[str] = Field(default_factory=list)
+
+
 class CaseDelta(BaseModel):
     case_id: str
     intent: str
@@ -147,4 +168,5 @@ class Comparison(BaseModel):
     findings_introduced: list[Finding]
     findings_resolved: list[Finding]
     tool_changes: list[ToolChange]
+    tool_summaries: list[ToolSummary] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)

@@ -7,8 +7,7 @@ from pydantic import BaseModel
 from app.audit.gate import Gate
 from app.audit.results import Comparison
 from app.render.environment import render
-from app.render.markdown import render_comparison
-from app.render.views import comparison_context
+from app.render.markdown import comment_context, render_comparison
 
 # GitHub's limits for check-run output fields.
 TITLE_LIMIT = 255
@@ -28,6 +27,6 @@ def render_check(comparison: Comparison, gate: Gate, *, report_url: str | None =
         f"{comparison.head.overall:.1f}/100 ({comparison.overall_delta:+.1f}) · "
         f"{n} regression{'' if n == 1 else 's'} · {comparison.mode.value}"
     )
-    summary = render("check_summary.md.j2", **comparison_context(comparison, report_url=report_url), gate=gate)
+    summary = render("check_summary.md.j2", **comment_context(comparison, report_url=report_url), gate=gate)
     text = render_comparison(comparison, report_url=report_url, max_chars=TEXT_LIMIT - 100)
     return CheckOutput(title=title[:TITLE_LIMIT], summary=summary[:SUMMARY_LIMIT], text=text[:TEXT_LIMIT])

@@ -13,6 +13,7 @@ from app.audit.models import Finding, Severity, Suite, ToolSet
 from app.audit.results import Comparison
 from app.audit.rules.ruleset import RuleSet, load_rules
 from app.audit.selection import Selector
+from app.audit.tool_summary import findings_on_changed_tools
 from app.config import RepoConfig
 from app.github.publisher import Annotation, AnnotationLevel, CheckResult
 from app.review.models import Review, ReviewInput
@@ -117,7 +118,8 @@ class AuditReviewer:
             title=out.title,
             summary=out.summary,
             text=out.text,
-            annotations=annotations_for(comparison.findings_introduced),
+            # Only where the pull request's own lines are: new findings on the tools it added or changed.
+            annotations=annotations_for(findings_on_changed_tools(comparison)),
             details_url=report_url if report_url != fallback_url else None,
         )
         return Review(comment=body, check=check, report_url=report_url)

@@ -20,18 +20,9 @@ from app.reports.ratelimit import MemoryRateLimiter
 from app.reports.service import DAY, ReportService
 from app.reports.store import LocalReportStore
 from app.web.reports import reports_router
+from tests.browser.comment_page import CHROMIUM
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-# Browsers cannot be downloaded here: Debian's chromium, with nothing that phones home.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # A fake GitHub token (generated pattern, not a real credential) that a user-defined case carries.
 FAKE_TOKEN = "ghp_" + "Zq8Xk2Lm4Np6Rs8Tv0Wx2Yz4Ab6Cd8Ef0Gh"
 
@@ -102,17 +93,6 @@ def served(tmp_path_factory: pytest.TempPathFactory, demo_comparison: Comparison
     finally:
         server.should_exit = True
         thread.join(timeout=5)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-    )
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def test_a_person_sees_labels_scores_bars_regressions_and_markers(browser: Any, served: tuple[str, Comparison]) -> None:

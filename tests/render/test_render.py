@@ -62,8 +62,8 @@ def test_md_escape_makes_untrusted_text_inert() -> None:
 def test_pr_comment_has_mode_regressions_first_and_both_shas() -> None:
     c = comparison()
     body = render_comparison(c, report_url="https://toolchoice.example/r/1")
-    assert "mode: `synthetic" in body and "not** evidence that a real model" in body
-    assert body.index("#### Regressions") < body.index("#### Improvements") < body.index("#### Scores")
+    assert "mode: `synthetic" in body and "not whether a real model picks" in body
+    assert body.index("| Selection accuracy |") < body.index("#### Regressions")
     assert "a" * 12 in body and "b" * 12 in body
     assert "<script>" not in body and "@octocat" not in body
     assert "scored: 2 user_defined" in body
@@ -81,7 +81,7 @@ def test_pr_comment_respects_the_limit() -> None:
     assert len(c.regressions) == 600
     body = render_comparison(c, max_chars=20_000, report_url="https://x/r")
     assert len(body) <= 20_000
-    assert "shortened" in body and "more in the full report" in body
+    assert "Cut from this comment" in body and "regressions; everything is in the [full report](https://x/r)" in body
 
 
 def test_json_export_is_stable_versioned_and_matches_its_schema() -> None:

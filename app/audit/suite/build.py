@@ -1,13 +1,22 @@
-"""Building the frozen test suite: user cases, generated intents and negatives, validated, hashed."""
+"""Building the frozen test suite: user cases, generated requests and negatives, validated, topped up, hashed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from app.audit.models import Case, Suite, ToolSet
-from app.audit.suite.intents import TemplateCaseGenerator
+from app.audit.models import Case, CaseFamily, Suite, ToolSet
+from app.audit.suite.intents import TemplateCaseGenerator, positive_case, requests_for
+from app.audit.suite.phrasing import name_prefixes
+from app.audit.suite.targeting import MIN_SCORED_CHANGED, budgets, changed_tools
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
+
+# The validator's note names the tool a case could not be told apart from.
+_RIVAL = re.compile(r"(?:validator expected |runner-up )([^;)\s]+)")
+# Requests tried per tool at most, budget and top-up together: beyond this the tool's text is the problem.
+MAX_CANDIDATES = 14
 
 
 class CaseGenerator(Protocol):
@@ -27,33 +36,114 @@ def build_suite(
     """One frozen suite for all sides of an audit (base and head together).
 
     User cases are kept as given. Generated cases come from every side's own text (a tool whose
-    description changed gets intents from both versions, so neither side writes the exam alone);
-    identical intents are merged. The default generator is deterministic and validated by a
-    separate scorer (app/audit/suite/validate.py); a model-backed generator validates its own cases.
+    description changed gets requests from both versions, so neither side writes the exam alone);
+    identical requests are merged. With two sides (base, head) the tools the change touches and their
+    neighbours get more requests (app/audit/suite/targeting.py). The default generator is deterministic and
+    validated by a separate scorer (app/audit/suite/validate.py); a tool left with too few scored cases gets
+    further requests until it has them or its candidates run out, and the suite's notes say which tools
+    could not be covered and why. A model-backed generator validates its own cases.
     """
     cases: dict[str, Case] = {}
     for case in user_cases:
         cases[case.id] = case
+    notes: list[str] = []
     if generator is None and intents_per_tool > 0:
+        changed = changed_tools(toolsets[0], toolsets[-1]) if len(toolsets) == 2 else []
+        plan = budgets(toolsets[0], toolsets[-1], per_tool=intents_per_tool) if changed else {}
         generated: dict[tuple[str, str, tuple[str, ...]], Case] = {}
         for toolset in toolsets:
             validator = CaseValidator(toolset)
-            template = TemplateCaseGenerator()
-            for case in template.generate(toolset, per_tool=intents_per_tool, negatives=negatives):
-                key = (case.intent.lower(), case.expected, case.removed_tools)
+            new = TemplateCaseGenerator().generate(
+                toolset, per_tool=intents_per_tool, negatives=negatives, budgets=plan
+            )
+            for case in new:
+                key = _key(case)
                 if key not in generated:
                     generated[key] = validator.validate(case, min_confidence=MIN_CONFIDENCE)
+            _top_up(toolset, generated, validator, targets={n: MIN_SCORED_CHANGED for n in changed}, given=user_cases)
         _add_unique(cases, generated.values())
+        notes = _shortfalls(toolsets[-1], list(cases.values()), changed)
     elif generator is not None:
         for toolset in toolsets:
             _add_unique(cases, generator.generate(toolset, per_tool=intents_per_tool, negatives=negatives))
-    return Suite(cases=list(cases.values()))
+    return Suite(cases=list(cases.values()), notes=notes)
+
+
+def _key(case: Case) -> tuple[str, str, tuple[str, ...]]:
+    return (case.intent.lower(), case.expected, case.removed_tools)
+
+
+def _scored_per_tool(cases: Any) -> Counter[str]:
+    return Counter(c.expected for c in cases if c.family == CaseFamily.POSITIVE and c.scored)
+
+
+def _top_up(
+    toolset: ToolSet,
+    generated: dict[tuple[str, str, tuple[str, ...]], Case],
+    validator: CaseValidator,
+    *,
+    targets: Mapping[str, int],
+    given: Sequence[Case],
+) -> None:
+    """Further requests for tools under their target of scored cases (1, or more for a changed tool); the
+    user's own scored cases count towards it."""
+    scored = _scored_per_tool([*generated.values(), *given])
+    written = Counter(c.expected for c in generated.values() if c.family == CaseFamily.POSITIVE)
+    prefixes = name_prefixes(toolset.names())
+    for tool in toolset.tools:
+        if not tool.description:
+            continue
+        target = targets.get(tool.name, 1)
+        for phrased in requests_for(tool, MAX_CANDIDATES, prefixes=prefixes):
+            if scored[tool.name] >= target:
+                break
+            written[tool.name] += 1
+            case = positive_case(tool.name, phrased, written[tool.name], why=" (added: too few scored cases)")
+            if _key(case) in generated:
+                written[tool.name] -= 1
+                continue
+            checked = validator.validate(case, min_confidence=MIN_CONFIDENCE)
+            if checked.scored:
+                generated[_key(case)] = checked
+                scored[tool.name] += 1
+            else:
+                written[tool.name] -= 1
+
+
+def _shortfalls(head: ToolSet, cases: list[Case], changed: list[str]) -> list[str]:
+    """Plain sentences for the report: which tools the suite could not cover, and why."""
+    scored = _scored_per_tool(cases)
+    rivals: dict[str, Counter[str]] = {}
+    for case in cases:
+        if case.family == CaseFamily.POSITIVE and not case.scored and case.note:
+            found = _RIVAL.search(case.note)
+            if found:
+                rivals.setdefault(case.expected, Counter())[found.group(1)] += 1
+    notes = []
+    tools = {t.name: t for t in head.tools}
+    for name in changed:
+        if name in tools and scored[name] < MIN_SCORED_CHANGED:
+            written = len(requests_for(tools[name], MAX_CANDIDATES))
+            why = _why(name, rivals) if name in rivals else f"its text gives only {written} distinct requests"
+            notes.append(f"Changed tool {name} has {scored[name]} scored cases, not {MIN_SCORED_CHANGED}: {why}.")
+    uncovered = [t.name for t in head.tools if t.description and not scored[t.name] and t.name not in changed]
+    if uncovered:
+        shown = ", ".join(f"{n} ({_why(n, rivals)})" for n in uncovered[:5])
+        more = f" and {len(uncovered) - 5} more" if len(uncovered) > 5 else ""
+        notes.append(f"{len(uncovered)} tools have no scored case: {shown}{more}.")
+    return notes
+
+
+def _why(name: str, rivals: dict[str, Counter[str]]) -> str:
+    if name in rivals:
+        return f"its requests read as {rivals[name].most_common(1)[0][0]} too"
+    return "no request could be told apart from the other tools with confidence 0.7"
 
 
 def _add_unique(cases: dict[str, Case], new: Any) -> None:
-    intents = {(c.intent.lower(), c.expected, c.removed_tools) for c in cases.values()}
+    intents = {_key(c) for c in cases.values()}
     for case in sorted(new, key=lambda c: c.id):
-        key = (case.intent.lower(), case.expected, case.removed_tools)
+        key = _key(case)
         if key in intents:
             continue
         intents.add(key)

@@ -1,31 +1,50 @@
 """The separate validation step for machine-written cases: can the expected answer be defended?
 
-The validator is deliberately a different scorer from the synthetic selector: TF-IDF cosine between
-the request and each tool's whole text (name words, title, description, parameter names and
-descriptions), computed over the tool set. For a positive case the expected tool must rank first;
-its confidence is 1 - 0.5 x (runner-up / top), so a clear winner gets 1.0, a runner-up at 60% of the
-top score 0.7, a tie 0.5. For a NO_TOOL case (near-miss or off-topic) the confidence is
-1 - 1.0 x (best remaining tool's cosine), floored at 0: when another tool plausibly serves the
-request, NO_TOOL cannot be defended. Cases under the threshold become `exploratory`.
+The validator is deliberately a different scorer from the synthetic selector. It reads a request as a person
+checking the case would: only the words that name things count (example values and the frames' own filler
+words are set aside, since they say nothing about which tool fits). A tool's score is its weighted share of
+those words: each word weighs its rarity over the tool set (IDF) times where the tool has it (name 1.0, title or
+description 0.7, parameters only 0.4); the share is scaled by how many of the tool's own name words the request
+uses (0.2 + 0.8 x that fraction), and halved when the wording asks for another kind of action than the tool's
+(read, list, search, create, update, delete, send, run: from the request's verbs and the frames' cue phrases).
+
+For a positive case the expected tool must rank first; its confidence is 1 - 0.5 x (runner-up / top): a
+clear winner 1.0, a runner-up at 60% of the top 0.7, a tie 0.5. For a NO_TOOL case (near-miss or off-topic)
+the confidence is 1 - (best remaining tool's score), floored at 0: when another tool plausibly serves the
+request, NO_TOOL cannot be defended. Cases under 0.7 become `exploratory`: shown, not scored.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections import Counter, defaultdict
+from functools import cache
 
 from app.audit.models import NO_TOOL, Case, CaseStatus, Tool, ToolSet
-from app.audit.text import content_stems, split_identifier
+from app.audit.suite.reading import base_verb, lexicon, read_tool, verb_classes
+from app.audit.text import content_stems, split_identifier, words
 
 # Cases whose expected answer cannot be defended with at least this confidence are exploratory.
 MIN_CONFIDENCE = 0.7
 RUNNER_UP_WEIGHT = 0.5
 NO_TOOL_WEIGHT = 1.0
+# Where a tool has a request's word: in its name, in its title or description, only in its parameters.
+NAME_WEIGHT, TEXT_WEIGHT, PARAMETER_WEIGHT = 1.0, 0.7, 0.4
+# A tool whose name words the request does not use keeps this share of its score (0.2 + 0.8 x words used).
+NAME_FLOOR = 0.2
+# Squared: a request that says all of a tool's name words points at it much more than one saying half.
+NAME_EXPONENT = 2
+# For NO_TOOL: a remaining tool whose name words the request uses is this plausible per share of them.
+NAME_PLAUSIBLE = 0.8
+# A tool whose action is of another kind than the one asked for ("get rid of" vs a read tool) counts half.
+OTHER_KIND_FACTOR = 0.5
+_VALUE = re.compile(r"\"[^\"]*\"|#\d+|\S*[/@]\S*|\b[A-Z]+-\d+\b|\bv?\d[\d.:-]*\b")
 
 
-def tool_text(tool: Tool) -> str:
-    parts = [" ".join(split_identifier(tool.name)), tool.title or "", tool.description or ""]
+def _parameter_text(tool: Tool) -> str:
+    parts = []
     for param, spec in tool.properties.items():
         parts.append(" ".join(split_identifier(param)))
         if isinstance(spec, dict) and isinstance(spec.get("description"), str):
@@ -33,39 +52,105 @@ def tool_text(tool: Tool) -> str:
     return " ".join(parts)
 
 
+def _name_slots(name: str) -> list[frozenset[str]]:
+    """A name's words as slots a request can fill; 'create_or_update_file' -> [{create, update}, {file}]."""
+    slots: list[set[str]] = []
+    joined = False
+    for word in split_identifier(name):
+        if word in ("or", "and"):
+            joined = bool(slots)
+            continue
+        stems = set(content_stems(word))
+        if not stems:
+            continue
+        if joined:
+            slots[-1] |= stems
+        else:
+            slots.append(stems)
+        joined = False
+    return [frozenset(s) for s in slots]
+
+
+@cache
+def _filler() -> frozenset[str]:
+    return frozenset(content_stems(lexicon()["filler"]))
+
+
+def asked_kind(text: str) -> str | None:
+    """The kind of action a request asks for, when its wording says so."""
+    lowered = text.lower()
+    for kind, phrases in lexicon()["cues"].items():
+        if any(re.search(rf"\b{re.escape(p)}\b", lowered) for p in phrases):
+            return kind
+    for word in words(lowered)[:6]:
+        if word in verb_classes() and base_verb(word) and verb_classes()[word] != "other":
+            return verb_classes()[word]
+    return None
+
+
 class CaseValidator:
-    """Scores requests against one tool set with an inverted TF-IDF index."""
+    """Scores requests against one tool set by weighted coverage and the tools' kinds of action."""
 
     def __init__(self, toolset: ToolSet) -> None:
         self.names = toolset.names()
-        docs = [content_stems(tool_text(t)) for t in toolset.tools]
-        n = len(docs)
+        self.kinds = [read_tool(t).verb_class for t in toolset.tools]
+        self.fields: list[dict[str, float]] = []
+        self.name_terms: list[list[frozenset[str]]] = []
         df: Counter[str] = Counter()
-        for doc in docs:
-            df.update(set(doc))
+        for tool in toolset.tools:
+            name = set(content_stems(" ".join(split_identifier(tool.name))))
+            text = set(content_stems(f"{tool.title or ''} {tool.description or ''}"))
+            params = set(content_stems(_parameter_text(tool)))
+            weights = dict.fromkeys(params, PARAMETER_WEIGHT)
+            weights.update(dict.fromkeys(text, TEXT_WEIGHT))
+            weights.update(dict.fromkeys(name, NAME_WEIGHT))
+            self.fields.append(weights)
+            self.name_terms.append(_name_slots(tool.name))
+            df.update(weights)
+        n = len(self.fields)
         self.idf = {t: math.log((1 + n) / (1 + c)) + 1.0 for t, c in df.items()}
-        self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
-        for i, doc in enumerate(docs):
-            tf = Counter(doc)
-            vec = {t: c * self.idf[t] for t, c in tf.items()}
-            norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
-            for t, v in vec.items():
-                self.postings[t].append((i, v / norm))
+        ordered = sorted(self.idf.values())
+        self.unknown_idf = ordered[len(ordered) // 2] if ordered else 1.0
+        self.postings: dict[str, list[int]] = defaultdict(list)
+        for i, weights in enumerate(self.fields):
+            for t in weights:
+                self.postings[t].append(i)
 
-    def scores(self, text: str, *, removed: tuple[str, ...] = ()) -> dict[str, float]:
-        tf = Counter(t for t in content_stems(text) if t in self.idf)
-        vec = {t: c * self.idf[t] for t, c in tf.items()}
-        norm = math.sqrt(sum(v * v for v in vec.values()))
-        if not norm:
+    def scores(self, text: str, *, removed: tuple[str, ...] = (), known_only: bool = True) -> dict[str, float]:
+        """Each tool's share (0-1) of the request's words, weighted by rarity and by where the tool has them.
+
+        With `known_only`, words no tool has are left out (a positive case is judged among the tools); without
+        it they count against every tool, at a median rarity (a NO_TOOL case may ask for something absent).
+        """
+        filler = _filler()
+        terms = [t for t in dict.fromkeys(content_stems(_VALUE.sub(" ", text))) if t not in filler]
+        weight = {t: self.idf.get(t, 0.0 if known_only else self.unknown_idf) for t in terms}
+        total = sum(weight.values())
+        if not total:
             return {}
+        kind = asked_kind(text)
         acc: dict[int, float] = defaultdict(float)
-        for t, v in vec.items():
-            for i, w in self.postings[t]:
-                acc[i] += (v / norm) * w
-        return {self.names[i]: s for i, s in acc.items() if self.names[i] not in removed}
+        for t in terms:
+            for i in self.postings.get(t, ()):
+                acc[i] += weight[t] * self.fields[i][t]
+        out = {}
+        asked = set(terms)
+        for i, s in acc.items():
+            if self.names[i] in removed:
+                continue
+            named = self.name_terms[i]
+            said = sum(1 for slot in named if slot & asked) / len(named) if named else 0.0
+            precision = NAME_FLOOR + (1 - NAME_FLOOR) * said
+            other_kind = kind is not None and self.kinds[i] not in (kind, "other")
+            share = s / total * precision**NAME_EXPONENT
+            if not known_only and named:
+                # A tool whose own name the request mostly says is a plausible answer, whatever else it says.
+                share = max(share, NAME_PLAUSIBLE * said)
+            out[self.names[i]] = share * (OTHER_KIND_FACTOR if other_kind else 1.0)
+        return out
 
     def validate(self, case: Case, *, min_confidence: float) -> Case:
-        scores = self.scores(case.intent, removed=case.removed_tools)
+        scores = self.scores(case.intent, removed=case.removed_tools, known_only=case.expected != NO_TOOL)
         ranked = heapq.nsmallest(2, scores.items(), key=lambda kv: (-kv[1], kv[0]))
         if case.expected == NO_TOOL:
             best = ranked[0] if ranked else None

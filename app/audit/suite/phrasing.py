@@ -1,0 +1,245 @@
+"""Turning a tool's reading and example values into requests a person would type, in three families.
+
+- explicit: the description's action as an imperative, with values ("Fetch the ticket T-1042."); a second
+  explicit request is built from the tool's name words ("Get dependabot alert #142 in acme/webshop.").
+- task: the user's goal in other words, from a frame of the verb's class ("Can you pull up the ticket T-1042?").
+- indirect: the situation, not the action ("The ticket T-1042 is no longer needed.").
+Frames and verb classes are data (phrasings.yml). Every request passes `checked`: a sentence with a capital
+letter, an end mark, no unfilled slot and no repeated word; anything else is dropped, never shown.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from app.audit.models import Phrasing, Tool
+from app.audit.suite.reading import Reading, lexicon, plural, read_tool, singular, verb_classes
+from app.audit.suite.values import Value, tool_values
+from app.audit.text import split_identifier
+
+_NOUN_SYNONYMS = {"repository": ("repository", "repo"), "file": ("file", "path"), "directory": ("directory", "folder")}
+_DETERMINER = r"(?:(?:a|an|the|one|single|specific|specified|given|particular|existing)\s+)?"
+# A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
+_MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|and|or)\b)(?![#/'’])"
+_PREPOSITION_WORDS = frozenset("in for from of to on by with at as into within across about after".split())
+_SLOT = re.compile(r"\{(\w+)\}")
+_MAX_WORDS = 30
+# A first name word shared by this share of a server's tools is the server's prefix.
+PREFIX_SHARE = 0.3
+
+
+@dataclass(frozen=True)
+class Phrased:
+    """One request and the family it belongs to."""
+
+    text: str
+    phrasing: Phrasing
+
+
+def name_prefixes(names: list[str]) -> frozenset[str]:
+    """Words that open many of a server's tool names ('slack_', 'browser_'): the server's, not the action's."""
+    if len(names) < 3:
+        return frozenset()
+    firsts = Counter(split_identifier(n)[0] for n in names if split_identifier(n))
+    return frozenset(w for w, c in firsts.items() if c / len(names) >= PREFIX_SHARE)
+
+
+def phrasings(tool: Tool, *, variant: int = 0, prefixes: frozenset[str] = frozenset()) -> list[Phrased]:
+    """All requests for `tool`, best first within each family, families interleaved."""
+    reading = read_tool(tool)
+    values = tool_values(tool, variant=variant)
+    families = [
+        _explicit(reading, values, tool, prefixes),
+        _framed("task", reading, values),
+        _framed("indirect", reading, values),
+    ]
+    out: list[Phrased] = []
+    seen: set[str] = set()
+    for rank in range(max(len(f) for f in families)):
+        for family in families:
+            if rank < len(family) and (text := checked(family[rank].text)) and text.lower() not in seen:
+                seen.add(text.lower())
+                out.append(Phrased(text, family[rank].phrasing))
+    return out
+
+
+def checked(text: str) -> str | None:
+    """The request as a finished sentence, or None when it would not read as one."""
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+([,.?!:])", r"\1", text)
+    text = re.sub(r"\b([Aa]) (?=[aeio]|un|up)", r"\1n ", text)
+    text = re.sub(r"\ba (\d|#)", r"\1", text)
+    if not text or _SLOT.search(text) or "  " in text:
+        return None
+    text = text[0].upper() + text[1:]
+    if text[-1] not in '.?!"':
+        text += "."
+    words = [w.lower().strip(',.?!:"') for w in text.split()]
+    if not 3 <= len(words) <= _MAX_WORDS or any(a == b and a.isalpha() for a, b in itertools.pairwise(words)):
+        return None
+    return text
+
+
+def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozenset[str]) -> list[Phrased]:
+    out = []
+    if reading.object:
+        out.append(Phrased(f"{reading.verb} {_with_values(reading.object, reading.head, values)}", Phrasing.EXPLICIT))
+    name_words = [
+        w
+        for w in split_identifier(tool.name)
+        if w.isalpha() and (len(w) > 2 or w in _PREPOSITION_WORDS) and w not in prefixes | {"and"}
+    ]
+    # "pull request" names a thing, not the action "pull".
+    verbs = [i for i, w in enumerate(name_words) if w in verb_classes() and not _names_a_thing(name_words, i)]
+    verb = name_words[verbs[0]] if verbs else None
+    rest = [w for i, w in enumerate(name_words) if i not in verbs]
+    if verb and rest:
+        # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
+        words = " ".join(rest)
+        out.append(Phrased(f"{verb} {_with_values(words, words, values)}", Phrasing.EXPLICIT))
+    return out
+
+
+def _names_a_thing(words: list[str], i: int) -> bool:
+    """'pull request', 'merge request', 'feature request': the verb-looking word is part of a noun."""
+    after, before = words[i + 1 : i + 2], words[i - 1 : i] if i else []
+    return (words[i] in ("pull", "merge") and after[:1] and after[0].startswith("request")) or (
+        words[i] == "request" and before[:1] in (["pull"], ["merge"], ["feature"])
+    )
+
+
+def _placed(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
+    """Each value put where the phrase names its thing: 'in a GitHub repository' -> 'in the GitHub repository
+    acme/webshop'; returns the phrase and the values placed."""
+    done: list[Value] = []
+    for value in values:
+        nouns = _NOUN_SYNONYMS.get(value.noun, (value.noun,)) if value.noun and value.role in ("ref", "scope") else ()
+        for noun in nouns:
+            pattern = re.compile(
+                rf"(?<![\w'’-]){_DETERMINER}((?:{_MODIFIER}[\w-]+\s+){{0,3}}?)({re.escape(noun)})(?:\s+(?:key|id|name|number))?\b(?!\s+(?:#|\d|[A-Z]+-\d))",
+                re.IGNORECASE,
+            )
+            match = pattern.search(obj)
+            if match is None or _modifies_next(obj[match.end() :]):
+                continue
+            before = obj[: match.start()].split()
+            starts_phrase = match.group(0) != match.group(1) + match.group(0)[len(match.group(1)) :] or (
+                not before or before[-1].lower() in _PREPOSITION_WORDS
+            )
+            said = f"{'the ' if starts_phrase else ''}{match.group(1)}{match.group(2)} {_spoken(value)}"
+            obj = obj[: match.start()] + said + obj[match.end() :]
+            done.append(value)
+            break
+    return obj, done
+
+
+def _repeats(mention: str, tail: list[str], obj: str) -> bool:
+    """A second 'saying ...' or 'with ...', or a setting the object already names ('the status' + 'with status')."""
+    kind = mention.split()[0]
+    if kind in ("saying", "with") and any(t.split()[0] == kind for t in tail):
+        return True
+    return kind == "with" and f" {mention.split()[1]}" in f" {obj.lower()}"
+
+
+def _modifies_next(after: str) -> bool:
+    """'repository pull requests': a noun followed by another noun modifies it; a value can't go between."""
+    following = after.split()[:1]
+    return bool(following) and following[0].isalpha() and following[0].lower() not in _PREPOSITION_WORDS | {"and", "or"}
+
+
+def _with_values(obj: str, head: str, values: list[Value]) -> str:
+    """Put each value where the object names its thing, else after it: 'in a repository' -> 'in acme/webshop'."""
+    obj, placed = _placed(obj, values)
+    tail: list[str] = []
+    for value in values:
+        if value in placed:
+            continue
+        if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
+            tail.insert(0, f"named {value.text}")
+        elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
+            at = obj.lower().index(head.lower())
+            before = re.sub(rf"{_DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
+            obj = f"{before}the {obj[at : at + len(head)]} {_spoken(value)}{obj[at + len(head) :]}"
+        elif (mention := _mention(value)) is not None and not _repeats(mention, tail, obj):
+            tail.append(mention)
+    return " ".join([obj, *tail[:2]])
+
+
+def _addressed(target: Value) -> str:
+    """Where a message goes, as a person says it: '#release', 'the support-escalations channel', 'dana'."""
+    if target.noun == "channel" and not target.text.startswith("#"):
+        return f"the {target.text} channel"
+    return _spoken(target)
+
+
+def _spoken(value: Value) -> str:
+    return f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
+
+
+def _mention(value: Value) -> str | None:
+    if value.role == "scope":
+        return f"in {_spoken(value)}"
+    if value.role == "query":
+        return f'for "{value.text}"'
+    if value.role == "content":
+        return f'titled "{value.text}"' if value.noun in ("title", "subject") else f'saying "{value.text}"'
+    if value.role == "ref":
+        # A made-up id ("T-1042") only reads well next to the thing it names, not as an afterthought.
+        made_up = re.fullmatch(r"[A-Z]-1042", value.text)
+        return f"for {value.noun} {_spoken(value)}" if value.noun and not made_up else None
+    if value.noun == "date":
+        first = split_identifier(value.param)[0]
+        return f"{first if first in ('since', 'until', 'after', 'before', 'from') else 'on'} {value.text}"
+    if value.source == "enum" and re.fullmatch(r"[A-Za-z][A-Za-z -]{0,20}", value.text):
+        return f"with {value.noun} {value.text}"
+    return None
+
+
+def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]:
+    frames = lexicon()[family]
+    slots = _slots(reading, values)
+    phrasing = Phrasing.TASK if family == "task" else Phrasing.INDIRECT
+    out = []
+    for frame in [*frames.get(reading.verb_class, []), *frames.get("other", [])]:
+        needed = set(_SLOT.findall(frame))
+        if needed <= {k for k, v in slots.items() if v is not None}:
+            out.append(Phrased(frame.format(**{k: v or "" for k, v in slots.items()}), phrasing))
+    return out
+
+
+def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
+    head = reading.head
+    # The head with what it belongs to ("the logs of a Kubernetes Pod"), values put where their nouns are.
+    phrase, placed = _placed(f"the {head} {reading.owner}".strip(), values)
+    rest = [v for v in values if v not in placed]
+    ref = next((v for v in rest if v.role == "ref"), None)
+    scope = next((v for v in rest if v.role == "scope"), None)
+    query = (
+        next((v for v in values if v.role == "query"), None)
+        if reading.verb_class in ("search", "list", "read")
+        else None
+    )
+    content = next((v for v in values if v.role == "content" and v.noun not in ("title", "subject")), None)
+    target = next((v for v in values if v.noun in ("channel", "address", "user")), None)
+    obj = phrase
+    if ref is not None and not ref.noun and ref.param.lower().endswith("name"):
+        obj = f"{phrase} named {ref.text}"
+    elif ref is not None and (not ref.noun or ref.noun.split()[-1] in head.lower()):
+        obj = phrase.replace(f"the {head}", f"the {head} {_spoken(ref)}", 1)
+    elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text):
+        obj = f"{phrase} of {ref.noun} {_spoken(ref)}"
+    where = f" in {_spoken(scope)}" if scope and scope is not target else ""
+    return {
+        "be": "are" if singular(head) != head else "is",
+        "obj": obj if head else None,
+        "thing": singular(head) if head else None,
+        "objs": plural(head) if head else None,
+        "where": where,
+        "query": query.text if query else None,
+        "content": content.text[0].lower() + content.text[1:].rstrip(".") if content else None,
+        "target": _addressed(target) if target else None,
+        "verb": reading.verb,
+    }

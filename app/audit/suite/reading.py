@@ -1,0 +1,239 @@
+"""Reading a tool's description the way a person would before asking for it: the action and its object.
+
+"Fetches one ticket by its id, with comments." reads as the verb `fetch` (class `read`) and the object
+"one ticket"; "List secret scanning alerts in a GitHub repository" as `list` and "secret scanning alerts
+in a GitHub repository", whose head is "secret scanning alerts". Verb forms come from lemminflect (its
+data ships in the wheel); when the description does not start with a verb, the tool's name gives one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from lemminflect import getAllLemmas, getInflection, getLemma
+
+from app.audit.models import Tool
+from app.audit.text import split_identifier
+
+PHRASINGS_FILE = Path(__file__).with_name("phrasings.yml")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_LEAD_INS = re.compile(
+    r"^(?:this (?:tool|function|endpoint) (?:will |can |is used to |allows you to |lets you )?|the tool |"
+    r"(?:a )?tool (?:to|that|for) |use (?:this )?(?:tool )?to |allows? (?:you |users )?to |used to |lets you |"
+    r"helps? (?:you )?(?:to )?|can be used to |enables? (?:you )?to )",
+    re.IGNORECASE,
+)
+_NOISE = re.compile(r"^\s*(?:\[[^\]]*\]\s*|(?:deprecated|note|warning|important|beta)\s*[:.-]\s*)+", re.IGNORECASE)
+# Where the object of the action ends: a new clause, an aside, a condition, a result.
+_CLAUSE_END = re.compile(
+    r"\s*(?:[.;:()\[\]`]|\s[-–—]\s|,\s|\s(?:and (?:returns?|optionally|then)|returning|which|that|if|when|"
+    r"using|via|based on|so that|including|by \w+ing|with (?:optional|support))\b)",
+    re.IGNORECASE,
+)
+_PREPOSITIONS = frozenset(
+    "in for from of to on by with at as into within across about under over between after before without through "
+    "per against than".split()
+)
+_MAX_OBJECT = 14
+_LIST = re.compile(r"\b([\w-]+)(?:, [\w-]+)+,? (?:or|and) [\w-]+")
+# Words that open a description without being its action ("Tools for listing...").
+_NOT_ACTIONS = frozenset("tool tools helper helpers function utility endpoint api".split())
+_CONTAINERS = frozenset(
+    "list details detail content contents information info summary set number count metadata".split()
+)
+_DETERMINERS = frozenset("a an the one single specific specified given particular existing all any".split())
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a tool does, in words a request can reuse."""
+
+    verb: str  # base form: "fetch"; with its adverb when the description has one ("permanently delete")
+    verb_class: str  # read | list | search | create | update | delete | send | run | other
+    object: str  # the rest of the action clause: "secret scanning alerts in a GitHub repository"
+    head: str  # the object's noun phrase without determiner: "secret scanning alerts"
+    # What the head belongs to, when the object says: "of a Kubernetes Pod" in "the logs of a Kubernetes Pod".
+    owner: str = ""
+
+
+@cache
+def lexicon() -> dict[str, Any]:
+    """phrasings.yml, checked: every class a dict key, every frame a string."""
+    path = PHRASINGS_FILE
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not {"classes", "task", "indirect", "filler"} <= set(data):
+        raise ValueError(f"{path}: needs the keys classes, task, indirect, filler")
+    for family in ("task", "indirect"):
+        for cls, frames in data[family].items():
+            if not isinstance(cls, str) or not all(isinstance(f, str) for f in frames):
+                raise ValueError(f"{path}: {family}.{cls} must map a class name to a list of strings (quote 'on')")
+    return data
+
+
+@cache
+def verb_classes() -> dict[str, str]:
+    return {verb: cls for cls, verbs in lexicon()["classes"].items() for verb in verbs}
+
+
+def base_verb(word: str) -> str | None:
+    """'Fetches' -> 'fetch'; 'List' -> 'list'; 'Current' -> None."""
+    lowered = word.lower()
+    if not lowered.isalpha():
+        return None
+    if lowered in verb_classes():
+        return lowered
+    known = getAllLemmas(lowered)
+    lemmas = known.get("VERB")
+    if not lemmas:
+        # Words lemminflect has never seen ("Unstages"): an -s form at the head of a description is a verb.
+        if not known and len(lowered) > 4 and lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")):
+            return getLemma(lowered, "VERB", lemmatize_oov=True)[0]
+        return None
+    lemma = lemmas[0]
+    # A noun-only reading ("information") has no VERB lemmas; a verb must inflect to itself or its -s form.
+    if lowered in (lemma, *getInflection(lemma, "VBZ")):
+        return lemma
+    return None
+
+
+def plural(phrase: str) -> str:
+    """'secret scanning alert' -> 'secret scanning alerts' (the last word inflected)."""
+    words = phrase.split()
+    if not words:
+        return phrase
+    last = words[-1]
+    if last.endswith("s") and not last.endswith("ss"):
+        return phrase
+    forms = getInflection(last, "NNS")
+    return " ".join([*words[:-1], forms[0] if forms else last + "s"])
+
+
+def singular(phrase: str) -> str:
+    """'new entities' -> 'new entity'."""
+    words = phrase.split()
+    if not words or not words[-1].isalpha() or words[-1].isupper():
+        return phrase
+    lemma = getLemma(words[-1].lower(), "NOUN")
+    last = lemma[0] if lemma else words[-1]
+    return " ".join([*words[:-1], last if words[-1].islower() else words[-1][: len(last)] or last])
+
+
+def lead_sentence(description: str) -> str:
+    text = _NOISE.sub("", description.strip())
+    for part in _SENTENCE_END.split(text):
+        part = _LEAD_INS.sub("", _NOISE.sub("", part.strip()))
+        if len(part.split()) >= 2:
+            return part
+    return _LEAD_INS.sub("", text)
+
+
+def read_tool(tool: Tool) -> Reading:
+    name_words = [w for w in split_identifier(tool.name) if w.isalpha()]
+    # "the status, priority or assignee of a ticket" -> "the status of a ticket": one thing per request.
+    sentence = _LIST.sub(r"\1", lead_sentence(tool.description or ""))
+    clause = _CLAUSE_END.split(sentence, maxsplit=1)[0].strip()
+    words = clause.split()
+    adverb = ""
+    if len(words) > 2 and words[0].lower().endswith("ly") and base_verb(words[1]):
+        adverb, words = words[0].lower() + " ", words[1:]
+    verb = base_verb(words[0]) if words and words[0].lower() not in _NOT_ACTIONS else None
+    rest = words[1:] if verb else []
+    if len(words) > 2 and words[0].lower() in _NOT_ACTIONS and words[1].lower() == "for" and words[2].endswith("ing"):
+        # "Tools for listing workflows": the action is the gerund.
+        verb, rest = getLemma(words[2].lower(), "VERB")[0], words[3:]
+    if verb is None:
+        # "Current weather for a city" names no action: the tool's name does ("get_weather").
+        verb = next((v for w in name_words if (v := base_verb(w)) and w in verb_classes()), None) or "use"
+        rest = words if words and words[0].lower() not in _DETERMINERS else words[1:]
+        if not rest:
+            rest = [w for w in name_words if w != verb]
+    if verb == "look" and rest[:1] == ["up"]:
+        verb, rest = "lookup", rest[1:]
+    # "Create and manage projects", "Create and/or submit a review": the object follows the last verb.
+    while len(rest) > 1 and rest[0].lower() in ("and", "or", "and/or", "&") and base_verb(rest[1].strip(",")):
+        rest = rest[2:]
+    if not rest:
+        rest = [w for w in name_words if w != verb]
+    rest = _until_next_action(rest)
+    if len(rest) > _MAX_OBJECT:
+        # Cut a long object before its last preposition, never inside a noun phrase.
+        cut = max((i for i, w in enumerate(rest[:_MAX_OBJECT]) if w.lower() in _PREPOSITIONS), default=_MAX_OBJECT)
+        rest = rest[:cut]
+    obj = " ".join(_trimmed(rest))
+    head_words: list[str] = []
+    start = rest[1:] if rest and rest[0].lower() in _PREPOSITIONS else rest
+    start = _after_container(start)
+    while start and start[0].lower() in _DETERMINERS | {"new", "multiple", "several"}:
+        start = start[1:]
+    for i, w in enumerate(start):
+        lowered = w.lower()
+        if lowered == "or" and len(head_words) == 1 and not head_words[0].endswith("s") and i + 2 < len(start):
+            # "public or pre-defined channels": an alternative of the modifier, the noun comes after it.
+            if start[i + 2].lower() not in _PREPOSITIONS:
+                head_words.append(start[i + 2])
+            break
+        if lowered in _PREPOSITIONS or lowered in ("or", "and/or", "whose", "which", "who", "they", "that"):
+            break
+        if lowered == "and" and i + 1 < len(start) and start[i + 1].lower() in _DETERMINERS | {"its", "their"}:
+            break
+        if head_words and (w.endswith("ed") or lowered in _DETERMINERS or lowered in ("is", "are", "that")):
+            break
+        head_words.append(w)
+    head = " ".join(head_words[:4]) or " ".join(w for w in name_words if w != verb and w not in ("or", "and"))
+    return Reading(
+        verb=adverb + verb,
+        verb_class=verb_classes().get(verb, "other"),
+        object=obj,
+        head=head,
+        owner=_owner(obj, head),
+    )
+
+
+def _owner(obj: str, head: str) -> str:
+    """The prepositional phrase right after the head, when it names what the head belongs to (≤ 5 words)."""
+    at = obj.find(head)
+    if not head or at < 0:
+        return ""
+    after = obj[at + len(head) :].split()
+    if len(after) < 2 or after[0].lower() not in ("of", "for", "from", "on", "in", "to"):
+        return ""
+    phrase = [after[0]]
+    for w in after[1:6]:
+        if w.lower() in _PREPOSITIONS:
+            break
+        phrase.append(w)
+    phrase = _trimmed(phrase)
+    return " ".join(phrase) if len(phrase) >= 2 else ""
+
+
+def _after_container(words: list[str]) -> list[str]:
+    """'the list of clusters' -> 'clusters': a person asks for the things, not for their list."""
+    lowered = [w.lower() for w in words]
+    for i, w in enumerate(lowered[:4]):
+        if w in _CONTAINERS and i + 1 < len(lowered) and lowered[i + 1] in ("of", "about", "for", "on"):
+            return words[i + 2 :]
+        if w not in _DETERMINERS and w not in ("detailed", "full", "basic", "all"):
+            break
+    return words
+
+
+def _until_next_action(words: list[str]) -> list[str]:
+    """'a new file or completely overwrite one' -> 'a new file': a second action is a second request."""
+    for i in range(1, len(words) - 1):
+        if words[i].lower() in ("or", "and", "and/or"):
+            following = words[i + 1].lower()
+            if following.endswith("ly") or (following in verb_classes() and base_verb(following)):
+                return words[:i]
+    return words
+
+
+def _trimmed(words: list[str]) -> list[str]:
+    """A cut phrase never ends on 'in the' or 'and'."""
+    while words and words[-1].lower() in _PREPOSITIONS | _DETERMINERS | {"and", "or", "its", "their", "current"}:
+        words = words[:-1]
+    return words

@@ -1,0 +1,177 @@
+"""Example argument values for generated requests: what a person would type for each parameter.
+
+A value comes from the parameter's own schema when it has one a person could type (an `examples`
+member, an enum member, a value quoted in its description after "e.g."), else from its `format`, else from
+what its name says it is (a repository, a path, a channel, an issue number...). Each value carries a role
+saying how a sentence mentions it: the thing acted on (`ref`), where (`scope`), what is written
+(`content`), what is looked for (`query`), or a setting (`other`). Parameters a person would not mention
+(pagination, booleans, objects) get no value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from app.audit.models import Tool
+from app.audit.text import split_identifier
+
+# A value quoted in a parameter's description: "(e.g. 'acme/website')", "for example: main".
+_QUOTED_EXAMPLE = re.compile(
+    r"(?:e\.g\.?,?|for example,?|such as|example:)\s*[:(]?\s*[`'\"]([^`'\"\n]{1,40})[`'\"]", re.IGNORECASE
+)
+# Parameters a person does not mention when asking: paging, limits, output shaping.
+_UNSPOKEN = frozenset(
+    "page per perpage limit offset cursor max min size count sort order direction format verbose include "
+    "timeout fields expand output raw json".split()
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    """One example argument: the parameter, the text a person would type, and how a sentence uses it."""
+
+    param: str
+    text: str
+    role: str  # ref | scope | content | query | other
+    source: str  # examples | enum | description | format | name
+    noun: str  # the thing the parameter names, in words ("channel", "branch"); "" for a bare id
+
+    @property
+    def trusted(self) -> bool:
+        """Taken from the schema itself, so the tool is known to accept it."""
+        return self.source in ("examples", "enum", "description")
+
+
+EXAMPLES_FILE = Path(__file__).with_name("example_values.yml")
+
+
+@cache
+def _by_name() -> tuple[tuple[frozenset[str], tuple[str, ...], str, str], ...]:
+    """example_values.yml: (name words that must all appear, values, role, noun), in file order."""
+    data = yaml.safe_load(EXAMPLES_FILE.read_text(encoding="utf-8"))
+    rows = []
+    for n, entry in enumerate(data["values"], start=1):
+        if entry.get("role") not in _ROLES or not entry.get("values"):
+            raise ValueError(f"{EXAMPLES_FILE}: entry {n} needs values and a role among {sorted(_ROLES)}")
+        rows.append(
+            (
+                frozenset(str(entry["when"]).split()),
+                tuple(map(str, entry["values"])),
+                entry["role"],
+                str(entry.get("noun", "")),
+            )
+        )
+    return tuple(rows)
+
+
+_BY_FORMAT = {
+    "date": "2026-03-14",
+    "date-time": "2026-03-14 09:30",
+    "email": "dana@example.com",
+    "uri": "https://example.com/pricing",
+    "url": "https://example.com/pricing",
+    "uuid": "3f2b8c1e-7d4a-4e0b-9c55-1a2b3c4d5e6f",
+}
+_ROLES = frozenset({"ref", "scope", "content", "query", "other"})
+_ID_WORDS = frozenset("id ids key number num".split())
+_NUMBERED = frozenset("number num pr issue".split())
+_SPOKEN_NOUNS = {"pull": "pull request", "pr": "pull request", "mr": "merge request"}
+# Enum members that say nothing a person would ask for.
+_BLAND = frozenset("all none any default auto true false null unknown other".split())
+
+
+def tool_values(tool: Tool, *, limit: int = 3, variant: int = 0) -> list[Value]:
+    """Example values for the parameters a request would mention: required first, then the rest.
+
+    `variant` picks other values where there are several (the second enum member, another repository).
+    """
+    props = tool.properties
+    order = [p for p in tool.required if p in props] + [p for p in props if p not in tool.required]
+    out: list[Value] = []
+    taken: set[str] = set()
+    for param in order:
+        spec = props[param]
+        if not isinstance(spec, dict):
+            continue
+        value = param_value(param, spec, tool=tool, required=param in tool.required, variant=variant)
+        if value is None or value.text in taken:
+            continue
+        taken.add(value.text)
+        out.append(value)
+    return _join_owner_repo(out)[:limit]
+
+
+def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool, variant: int = 0) -> Value | None:
+    tokens = split_identifier(param)
+    if not tokens or (set(tokens) <= _UNSPOKEN and not required):
+        return None
+    kind = spec.get("type")
+    role, noun = _role(tokens)
+    if texts := _schema_texts(spec):
+        source, text = texts[variant % len(texts)]
+        return Value(param, text, role, source, noun)
+    fmt = spec.get("format")
+    if isinstance(fmt, str) and fmt in _BY_FORMAT:
+        return Value(param, _BY_FORMAT[fmt], role, "format", noun)
+    if kind in ("boolean", "object", "array", "null") or (isinstance(kind, list) and "string" not in kind):
+        return None
+    if kind in ("integer", "number"):
+        if set(tokens) & (_NUMBERED | {"id"}):
+            return Value(param, "1042" if "id" in tokens else "142", "ref", "name", noun)
+        return None
+    if {"date", "since", "until", "after", "before"} & set(tokens):
+        end = "until" in tokens or "before" in tokens
+        return Value(param, "2026-03-01" if end else "2026-02-01", "other", "format", "date")
+    for need, options, name_role, name_noun in _by_name():
+        if need <= set(tokens) and not (name_role in ("content", "query") and tokens[-1] in _ID_WORDS):
+            return Value(param, options[variant % len(options)], name_role, "name", name_noun)
+    if tokens[-1] == "ref":
+        # A git ref is a branch a person names; elsewhere a ref is a machine reference ("startRef: e12").
+        gitty = {"branch", "commit", "git", "tag"} & set(split_identifier(tool.description or ""))
+        return Value(param, "main", "ref", "name", "branch") if tokens == ["ref"] and gitty else None
+    if tokens[-1] in ("id", "key", "slug"):
+        head = _object_word(tool) or (tokens[0] if len(tokens) > 1 else "item")
+        return Value(param, f"{head[:1].upper()}-1042", "ref", "name", noun)
+    return None
+
+
+def _schema_texts(spec: dict[str, Any]) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    examples = spec.get("examples")
+    if isinstance(examples, list):
+        found += [("examples", str(e)) for e in examples if isinstance(e, str | int) and not isinstance(e, bool)]
+    enum = spec.get("enum")
+    if isinstance(enum, list):
+        found += [("enum", e) for e in enum if isinstance(e, str) and e.strip() and e.lower() not in _BLAND]
+    description = spec.get("description")
+    if isinstance(description, str):
+        found += [("description", m.group(1).strip()) for m in _QUOTED_EXAMPLE.finditer(description)]
+    return [(s, t) for s, t in found if 0 < len(t) <= 40 and "\n" not in t]
+
+
+def _role(tokens: list[str]) -> tuple[str, str]:
+    for need, _values, role, noun in _by_name():
+        if need <= set(tokens) and not (role in ("content", "query") and tokens[-1] in _ID_WORDS):
+            return role, noun
+    words = [_SPOKEN_NOUNS.get(t, t) for t in tokens if t not in ("id", "key", "ref", "name", "number", "num")]
+    return ("ref" if tokens[-1] in ("id", "key", "name", "number", "num") else "other"), " ".join(words)
+
+
+def _object_word(tool: Tool) -> str:
+    words = [w for w in split_identifier(tool.name) if w.isalpha()]
+    return words[-1] if len(words) > 1 else ""
+
+
+def _join_owner_repo(values: list[Value]) -> list[Value]:
+    """`owner` + `repo` are one thing to a person: acme/webshop."""
+    owner = next((v for v in values if v.noun == "owner"), None)
+    repo = next((v for v in values if v.noun == "repository" and v.text.count("/") == 1), None)
+    if owner is None or repo is None:
+        return values
+    return [v for v in values if v is not owner]
