@@ -41,7 +41,7 @@ _WORD_NUMBERS = {
 } | {w: 10 * n for n, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), start=3)}
 _WORD_NUMBER = re.compile(rf"\b(?:{'|'.join(_WORD_NUMBERS)}|a dozen|dozen)\b", re.IGNORECASE)
 # An identifier: a token with a digit in it ("12345", "ABC123", a UUID), not a plain word.
-_IDENTIFIER = re.compile(r"(?<![\w.-])(?=[\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w.-])")
+_IDENTIFIER = re.compile(r"(?<![\w.-])(?=[\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w-])(?!\.\w)")
 _ISO_HINT = re.compile(r"yyyy-mm-dd|iso ?8601|\d{4}-\d{2}-\d{2}", re.IGNORECASE)
 _MONTH_NUMBER = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 
