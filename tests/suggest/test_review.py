@@ -219,7 +219,7 @@ def test_a_failed_review_post_leaves_the_suggestions_in_the_comment(
 def test_suggestions_that_would_leak_a_secret_are_withheld(
     fake_github: FakeGitHub, private_key: tuple[str, str]
 ) -> None:
-    head_text = _head_text().replace('"Delete one ticket."', '"Delete one ticket with key SECRET123."', 1)
+    head_text = _head_text().replace('"Send one message."', '"Send one message with key SECRET123."', 1)
     head_sha = _open_pull(fake_github, head_text)
     report = _report(head_text)
     assert any("SECRET123" in (s.old or "") for s in report.accepted)
