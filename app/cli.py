@@ -20,6 +20,7 @@ app = typer.Typer(
 # Each module defines `register(app)`; order here is the order of `toolchoice --help`.
 COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.audit",
+    "app.commands.lint",
     "app.commands.rules",
     "app.commands.extract",
     "app.commands.eval_selector",

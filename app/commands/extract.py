@@ -10,14 +10,15 @@ import typer
 
 from app.audit.models import ToolSet
 from app.errors import ToolChoiceError
-from app.extract import extract_paths
+from app.extract import ExtractionSummary, extract_paths_summarized
 
 LOCATIONS_KEY = "x-toolchoice-locations"
 FINDINGS_KEY = "x-toolchoice-findings"
+SUMMARY_KEY = "x-toolchoice-summary"
 
 
-def listing(tools: ToolSet, *, side_tables: bool = True) -> dict[str, Any]:
-    """`{"tools": [...]}` exactly as a client receives it, plus the locations and findings beside it."""
+def listing(tools: ToolSet, *, side_tables: bool = True, summary: ExtractionSummary | None = None) -> dict[str, Any]:
+    """`{"tools": [...]}` exactly as a client receives it, plus the locations, findings and summary beside it."""
     out: dict[str, Any] = {"tools": tools.to_mcp()}
     if not side_tables:
         return out
@@ -30,6 +31,8 @@ def listing(tools: ToolSet, *, side_tables: bool = True) -> dict[str, Any]:
         locations[key] = tool.location.model_dump(mode="json", exclude_none=True) if tool.location else None
     out[LOCATIONS_KEY] = locations
     out[FINDINGS_KEY] = [f.model_dump(mode="json", exclude_none=True) for f in tools.load_findings]
+    if summary is not None:
+        out[SUMMARY_KEY] = {**summary.model_dump(mode="json"), "line": summary.line()}
     return out
 
 
@@ -68,13 +71,15 @@ def extract_command(
             raise typer.Exit(2)
         languages[pattern] = lang
     try:
-        tools = extract_paths(paths, root=root, globs=glob or None, languages=languages or None)
+        tools, summary = extract_paths_summarized(paths, root=root, globs=glob or None, languages=languages or None)
     except ToolChoiceError as exc:
         typer.echo(f"toolchoice: error: {exc}", err=True)
         raise typer.Exit(2) from None
     for finding in tools.load_findings:
         typer.echo(f"{finding.file}:{finding.line}: {finding.rule_id} {finding.message}", err=True)
-    text = json.dumps(listing(tools, side_tables=not tools_only), indent=2, ensure_ascii=False) + "\n"
+    typer.echo(summary.line(), err=True)
+    out = listing(tools, side_tables=not tools_only, summary=summary)
+    text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
     if output is None:
         typer.echo(text, nl=False)
         return

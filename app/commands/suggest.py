@@ -14,8 +14,8 @@ from app.audit.models import Mode
 from app.audit.rules.ruleset import load_rules
 from app.audit.selection import Selector
 from app.audit.suite.build import build_suite
-from app.commands.audit import CasesOpt, ConfigOpt, InputFormatOpt, IntentsOpt, ModelOpt, ModeOpt, Settings
 from app.commands.inputs import load_inputs, read_text
+from app.commands.options import CasesOpt, CommonOptions, ConfigOpt, InputFormatOpt, IntentsOpt, ModelOpt, ModeOpt
 from app.errors import InputError, SelectorError
 from app.selector_factory import make_selector
 from app.suggest.edits import Edit, apply_edits, locate, unified_diff
@@ -134,9 +134,7 @@ def suggest_command(
     input_format: InputFormatOpt = None,
 ) -> None:
     """Suggest rewritten descriptions, verified by a rerun of the identical suite; print them as a diff."""
-    settings = Settings(
-        config=config, cases=cases, mode=mode, model=model, concurrency=None, input_format=input_format
-    )
+    settings = CommonOptions(config=config, cases=cases, mode=mode, model=model, input_format=input_format).settings()
     toolset = load_inputs(files, fmt=settings.input_format, config=settings.config)
     if not toolset.tools:
         raise InputError("no tools found in the given files", file=", ".join(str(f) for f in files))

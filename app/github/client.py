@@ -1,4 +1,5 @@
-"""GitHub clients: the App (JWT) and its installations (tokens reused until they expire), errors translated."""
+"""GitHub clients: the App (JWT) and its installations (tokens reused until they expire), a workflow's own token
+(the GitHub Action), errors translated."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import httpx
-from githubkit import AppAuthStrategy, AppInstallationAuthStrategy, GitHub
+from githubkit import AppAuthStrategy, AppInstallationAuthStrategy, GitHub, TokenAuthStrategy
 from githubkit.cache import BaseCacheStrategy, MemCacheStrategy, RedisCacheStrategy
 from githubkit.exception import GitHubException, RequestFailed, RequestTimeout
 
@@ -141,3 +142,17 @@ class GitHubApp:
             auth = AppInstallationAuthStrategy(str(self.app_id), self._private_key, installation_id)
             client = self._installations[installation_id] = self._client(auth)
         return client
+
+
+def token_client(
+    token: str, *, base_url: str = "https://api.github.com", transport: httpx.BaseTransport | None = None
+) -> GitHub[Any]:
+    """A client authenticated with a token a workflow is given (GITHUB_TOKEN), for the GitHub Action."""
+    return GitHub(
+        TokenAuthStrategy(token),
+        base_url=base_url,
+        user_agent=USER_AGENT,
+        timeout=REQUEST_TIMEOUT_S,
+        transport=_SharedTransport(transport or httpx.HTTPTransport()),
+        http_cache=False,
+    )
