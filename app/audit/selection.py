@@ -111,7 +111,8 @@ def judge(case: Case, sel: Selection, selected_tool: Any | None) -> Run:
         why = f"expected NO_TOOL but selected {sel.tool}"
     elif sel.tool == NO_TOOL:
         passed = False
-        why = f"expected {case.expected} but abstained (NO_TOOL)"
+        # The selector's reason says what was missing (the synthetic one: words no tool covers, its score).
+        why = f"abstained (NO_TOOL): {sel.reason}" if sel.reason else f"expected {case.expected} but abstained"
     else:
         passed = False
         why = f"expected {case.expected} but selected {sel.tool}"

@@ -30,10 +30,16 @@ def _selector(mode: Mode, *, profile: Path | None, model: str | None, concurrenc
 
 
 def eval_selector(
-    cases: Annotated[list[Path], typer.Argument(help="Labeled case files (corpora/labeled format).")],
+    cases: Annotated[
+        list[Path], typer.Argument(help="Labeled case files (corpora/labeled format, or cases naming a server file).")
+    ],
     mode: Annotated[Mode, typer.Option("--mode", help="Which selector to evaluate.")] = Mode.SYNTHETIC,
     profile: Annotated[
         Path | None, typer.Option("--profile", help="Synthetic selector profile (default: selectors/synthetic.yml).")
+    ] = None,
+    servers: Annotated[
+        Path | None,
+        typer.Option("--servers", help="Folder of server files that cases name (default: ../shared/corpora/servers)."),
     ] = None,
     per_file: Annotated[bool, typer.Option("--per-file", help="Also report the metrics of each file.")] = False,
     output: Annotated[Path | None, typer.Option("--output", help="Write the JSON here instead of stdout.")] = None,
@@ -44,7 +50,7 @@ def eval_selector(
     ] = None,
 ) -> None:
     """Run a selector on labeled cases; print accuracy (overall, NO_TOOL, tool, per file) as JSON."""
-    loaded = load_all(cases)  # bad case files fail before any selector is built
+    loaded = load_all(cases, servers_dir=servers)  # bad case files fail before any selector is built
     selector = _selector(mode, profile=profile, model=model, concurrency=concurrency)
     report = evaluate_cases(selector, loaded, files=cases, per_file=per_file)
     Writer(output=output).write(report.to_json() + "\n")

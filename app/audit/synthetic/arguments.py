@@ -185,7 +185,14 @@ def _value_for(
             values = [v for k, (v, _, _) in enumerate(found.numbers) if k not in used_numbers]
             filled = [int(v) if param.item_type == "integer" else v for v in values]
             return filled or None, 1.0 if filled else 0.0
-        return [q for q, _ in quoted] or None, 1.0 if quoted else 0.0
+        if quoted:
+            return [q for q, _ in quoted], 1.0
+        if propers and param.item_type in ("string", ""):
+            # Names the request gives ("Apple and Microsoft") fill a list of strings.
+            names = [text for text, _, _ in propers]
+            propers.clear()
+            return names, 1.0
+        return None, 0.0
     if param.type in ("string", ""):
         return _string_for(param, intent, mentioned, pools, quoted, propers)
     if param.type == "object" and param.required:
