@@ -45,6 +45,8 @@ class EmbeddedJobQueue:
         key = pr_key(request.owner, request.repo, request.number, request.head_sha, trigger=request.trigger)
         if not self.store.claim_delivery(delivery_id):
             return Submitted(job_id=jid, redelivery=True)
+        if not self.store.not_older(key, request.updated_at):
+            return Submitted(job_id=jid, stale=True)
         with self._lock:
             self.store.set_latest(key, request.head_sha)
             older = sorted(self._pending.get(key, set()) - {jid})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -158,8 +159,20 @@ def review_job(**values: Any) -> str:
         transient = isinstance(exc, GitHubApiError) and exc.transient
         if not transient and job is not None:
             job.retries_left = 0  # only transient GitHub failures are retried; a 404 or a bug will not fix itself
+        elif job is not None and isinstance(exc, GitHubApiError) and exc.retry_after_s:
+            _retry_no_sooner(job, exc.retry_after_s)
         raise
     return outcome.value
+
+
+def _retry_no_sooner(job: Any, wait_s: float) -> None:
+    """Make the job's next retry wait at least `wait_s` (GitHub's Retry-After or rate-limit reset)."""
+    intervals = list(job.retry_intervals or [0])
+    if not job.retries_left:
+        return
+    index = max(len(intervals) - job.retries_left, 0)
+    intervals[index] = max(int(intervals[index]), math.ceil(wait_s))
+    job.retry_intervals = intervals
 
 
 def complete_abandoned(meta: dict[str, Any], reason: str, *, settings: Settings | None = None) -> bool:

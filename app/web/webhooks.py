@@ -73,6 +73,9 @@ def webhook_route(*, secret: str, queue: JobQueue) -> Route:
         if submitted.redelivery:
             log.info("delivery %s (%s) already seen; nothing done", delivery, event)
             return _answer(202, status="duplicate", delivery=delivery)
+        if submitted.stale:
+            log.info("delivery %s (%s) is older than the pull request's newest push; nothing done", delivery, event)
+            return _answer(202, status="stale", reason=f"{routed.reason}: a newer push of this pull request was seen")
         log.info(
             "delivery %s: %s -> job %s%s",
             delivery,
