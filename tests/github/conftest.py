@@ -23,6 +23,7 @@ from fakes.github_api import FakeGitHub
 from githubkit.webhooks import sign
 from redis import Redis
 from rq import Queue, SimpleWorker
+from rq.registry import ScheduledJobRegistry
 
 from app.jobs import job as job_module
 from app.reports.service import default_service
@@ -174,6 +175,16 @@ class Rig:
     def work(self) -> None:
         """Run every queued job in this thread (an RQ SimpleWorker in burst mode)."""
         SimpleWorker([self.queue()], connection=self.redis).work(burst=True, with_scheduler=False)
+
+    def release_retries(self) -> int:
+        """Queue now the retries RQ scheduled for later (what its scheduler does when they fall due)."""
+        queue = self.queue()
+        registry = ScheduledJobRegistry(queue=queue)
+        ids = registry.get_job_ids()
+        for jid in ids:
+            registry.remove(jid)
+            queue.enqueue_job(queue.fetch_job(jid))
+        return len(ids)
 
 
 @pytest.fixture

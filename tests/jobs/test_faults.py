@@ -37,16 +37,6 @@ def newer_push(rig: Rig, head: str) -> str:
     return newer
 
 
-def run_scheduled(rig: Rig) -> int:
-    """Move the retries RQ scheduled for later into the queue now (what its scheduler does when they are due)."""
-    registry = ScheduledJobRegistry(queue=rig.queue())
-    ids = registry.get_job_ids()
-    for jid in ids:
-        registry.remove(jid)
-        rig.queue().enqueue_job(rig.queue().fetch_job(jid))
-    return len(ids)
-
-
 def test_late_delivery_of_an_older_push_is_refused_and_never_cancels_the_newer(rig: Rig) -> None:
     base, head = seed_pull(rig)
     newer = newer_push(rig, head)
@@ -131,7 +121,7 @@ def test_a_long_primary_rate_limit_ends_the_attempt_and_retries_after_the_reset(
     assert due >= started + 3500  # GitHub's reset, not RQ's first 10 s interval
     assert rig.fake.comments(OWNER, REPO, 7) == []
     rig.fake.heal()
-    assert run_scheduled(rig) == 1
+    assert rig.release_retries() == 1
     rig.work()
     runs = rig.fake.check_runs(OWNER, REPO, head)
     assert [r["conclusion"] for r in runs] == ["neutral", "success"]
@@ -150,7 +140,7 @@ def test_github_answering_500_throughout_is_retried_later_then_publishes_once(ri
     assert run["status"] == "completed" and run["conclusion"] == "neutral"
     assert "500" in run["output"]["summary"]
     rig.fake.heal()
-    assert run_scheduled(rig) == 1
+    assert rig.release_retries() == 1
     rig.work()
     assert [r["conclusion"] for r in rig.fake.check_runs(OWNER, REPO, head)] == ["neutral", "success"]
     assert_settled(rig, comments=1)
