@@ -171,6 +171,7 @@ def test_unreadable_answers_are_never_counted_as_passes(
     monkeypatch.setattr("app.llm.factory.load_profile", lambda: fast_profile())
     server.handler = _garbage
     outcome, sink = review(LIVE_CONFIG)
+    assert outcome == Outcome.PUBLISHED
     (check,) = sink.checks.values()
     # Unreadable answers generate no case and score none: nothing was measured, so nothing passes.
     assert check is not None and check.conclusion == Conclusion.NEUTRAL
