@@ -65,7 +65,12 @@ def _read_json(name: str, text: str, error: type[InputError]) -> Any:
 
 
 def _read_yaml(name: str, text: str, error: type[InputError]) -> tuple[Any, dict[Path, LineRange]]:
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, found before parsing starts
+        line = text.count("\n", 0, exc.position) + 1
+        code = ord(exc.character) if isinstance(exc.character, str) else int(exc.character)
+        raise error(f"invalid YAML: the character U+{code:04X} is not allowed", file=name, line=line) from None
     try:
         root = loader.get_single_node()
         if root is None:

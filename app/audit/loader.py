@@ -80,7 +80,7 @@ def _tool_items(data: Any, name: str) -> tuple[list[Any], Path]:
     if isinstance(data, dict) and ("name" in data or "function" in data):
         return [data], ()
     if data is None:
-        raise DefinitionError("the file is empty; expected tool definitions", file=name)
+        raise DefinitionError("the file is empty; expected tool definitions", file=name, line=1)
     raise DefinitionError(
         'no tool definitions found: expected {"tools": [...]}, a list of tools, or one tool', file=name, line=1
     )

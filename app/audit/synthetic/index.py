@@ -102,7 +102,7 @@ MAX_ENUM_MEMBERS = 1000
 def _params(schema: Any) -> list[Param]:
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return []
-    required = {r for r in schema.get("required") or [] if isinstance(r, str)}
+    required = {r for r in _list(schema.get("required")) if isinstance(r, str)}
     out: list[Param] = []
     for pname, spec in schema["properties"].items():
         spec = spec if isinstance(spec, dict) else {}
