@@ -24,6 +24,9 @@ from app.errors import InputError
 MAX_DEPTH = 64
 # Values after YAML aliases are expanded; the largest real server (117 tools) has about 6,000.
 MAX_YAML_VALUES = 200_000
+# The longest string read: real descriptions and schemas stay under 20,000 characters; a 10 MB one would be
+# copied by every stage and renderer (hundreds of MB per file).
+MAX_STRING_CHARS = 200_000
 # Python refuses to convert longer integer literals (sys.int_info.default_max_str_digits).
 MAX_INT_DIGITS = 4300
 
@@ -46,7 +49,9 @@ def _read_json(name: str, text: str, error: type[InputError]) -> Any:
     for match in _JSON_TOKENS.finditer(text):
         bracket, constant, digits, exponent = match.groups()
         problem = None
-        if bracket:
+        if match.end() - match.start() > MAX_STRING_CHARS:
+            problem = f"a string of {match.end() - match.start() - 2:,} characters (at most {MAX_STRING_CHARS:,})"
+        elif bracket:
             depth += 1 if bracket in "[{" else -1
             if depth > MAX_DEPTH:
                 problem = f"nested deeper than {MAX_DEPTH} levels"
@@ -97,6 +102,9 @@ def _check_nodes(root: yaml.Node, name: str, error: type[InputError]) -> None:
         if depth > MAX_DEPTH:
             raise error(f"nested deeper than {MAX_DEPTH} levels", file=name, line=node.start_mark.line + 1)
         children = _children(node)
+        if isinstance(node, yaml.ScalarNode) and len(node.value) > MAX_STRING_CHARS:
+            problem = f"a string of {len(node.value):,} characters (at most {MAX_STRING_CHARS:,})"
+            raise error(problem, file=name, line=node.start_mark.line + 1)
         if done:
             sizes[id(node)] = 1 + sum(sizes[id(c)] for c in children)
             if sizes[id(node)] > MAX_YAML_VALUES:

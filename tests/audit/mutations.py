@@ -30,7 +30,7 @@ from app.render.sarif import render_sarif
 from app.render.text import render_text
 from app.selector_factory import make_selector
 
-HUGE_STRING_CHARS = 10 * 1024 * 1024
+HUGE_STRING_CHARS = 10 * 1024 * 1024  # refused at load (documents.MAX_STRING_CHARS)
 DEEP_NESTING = 10_000
 BIG_ENUM = 100_000
 CONTROL = [chr(c) for c in (*range(0, 32), 0x7F, 0x85)]

@@ -40,10 +40,13 @@ def _schema_problem(schema_json: str) -> tuple[str, str, str] | None:
     """(path, message, dialect) of the most relevant meta-schema error; cached because meta-validation is
     slow (milliseconds per schema) and a before/after audit sees most schemas twice."""
     schema = json.loads(schema_json)
-    # A `$schema` that is not a string names no dialect (jsonschema would fail on it): check it as 2020-12, whose
+    # A `$schema` that is no URI string names no dialect (jsonschema fails on it): check it as 2020-12, whose
     # meta-schema then reports the `$schema` itself.
     named = isinstance(schema.get("$schema"), str)
-    cls = validator_for(schema, default=Draft202012Validator) if named else Draft202012Validator
+    try:
+        cls = validator_for(schema, default=Draft202012Validator) if named else Draft202012Validator
+    except ValueError:  # "http://[x" and the like
+        cls = Draft202012Validator
     error = best_match(_meta_validator(cls).iter_errors(schema))
     if error is None:
         return None
