@@ -6,12 +6,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import httpx
 from githubkit import AppAuthStrategy, AppInstallationAuthStrategy, GitHub, TokenAuthStrategy
 from githubkit.cache import BaseCacheStrategy, MemCacheStrategy, RedisCacheStrategy
-from githubkit.exception import GitHubException, RequestFailed, RequestTimeout
+from githubkit.exception import GitHubException, RateLimitExceeded, RequestFailed, RequestTimeout
+from githubkit.retry import RetryChainDecision, RetryServerError
+from githubkit.typing import RetryOption
 
 from app.egress.transport import guarded_transport, refused_cause
 from app.errors import GitHubError
@@ -21,15 +24,34 @@ USER_AGENT = "ToolChoice-App"
 REQUEST_TIMEOUT_S = 20.0
 # Installation tokens and App JWTs are cached under this Redis key prefix (shared by all workers).
 TOKEN_CACHE_PREFIX = "toolchoice:githubkit"
+# A rate limit that lifts within this many seconds is waited out inside the job; a longer one ends the attempt
+# and the queue tries again once GitHub's wait is over (a worker never sleeps for an hour on one call).
+MAX_INLINE_WAIT_S = 30.0
 
 
 class GitHubApiError(GitHubError):
     """A GitHub call that failed; `transient` says whether trying again later may succeed."""
 
-    def __init__(self, message: str, *, status: int | None = None, transient: bool = False) -> None:
+    def __init__(
+        self, message: str, *, status: int | None = None, transient: bool = False, retry_after_s: float | None = None
+    ) -> None:
         self.status = status
         self.transient = transient
+        self.retry_after_s = retry_after_s  # GitHub's Retry-After (or rate-limit reset), when it named one
         super().__init__(message)
+
+
+def _rate_limit_retry(exc: GitHubException, retry_count: int) -> RetryOption:
+    """Wait out a short rate limit once, as GitHub asks; githubkit's own rule would wait any length."""
+    if isinstance(exc, RateLimitExceeded) and retry_count < 1:
+        wait = exc.retry_after.total_seconds()
+        if wait <= MAX_INLINE_WAIT_S:
+            return RetryOption(True, timedelta(seconds=max(wait, 1.0)))  # a zero wait would make githubkit sleep 60 s
+    return RetryOption(False)
+
+
+# Rate limits as above; server errors (5xx) three more times after 1, 4 and 9 s (githubkit's rule).
+RETRY_POLICY = RetryChainDecision(_rate_limit_retry, RetryServerError())
 
 
 def _is_transient(status: int | None) -> bool:
@@ -41,6 +63,14 @@ def translated(what: str) -> Iterator[None]:
     """Turn githubkit/httpx failures into GitHubApiError naming `what` was being done."""
     try:
         yield
+    except RateLimitExceeded as exc:
+        wait = max(exc.retry_after.total_seconds(), 0.0)
+        raise GitHubApiError(
+            f"GitHub's rate limit stopped the call to {what} (GitHub asks to wait {wait:.0f} s)",
+            status=exc.response.status_code,
+            transient=True,
+            retry_after_s=wait,
+        ) from exc
     except RequestFailed as exc:
         status = exc.response.status_code
         detail = ""
@@ -135,6 +165,7 @@ class GitHubApp:
             transport=self._transport,
             cache_strategy=self._cache,
             http_cache=False,
+            auto_retry=RETRY_POLICY,
         )
 
     def as_app(self) -> GitHub[Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from app.audit.synthetic.index import Param, analysed_stems
 from app.audit.synthetic.values import Found, format_date, format_time
-from app.audit.text import match_stem, words
+from app.audit.text import has_token, match_stem, words
 
 _PLACE_WORDS = frozenset("in at near from to around".split())
 _PLACE_PARAMS = frozenset(
@@ -49,7 +49,7 @@ def _enum_member(param: Param, intent_lower: str, intent_stems: set[str]) -> Any
         text = str(member).lower()
         if not text:
             continue
-        if re.search(rf"(?<![a-z0-9]){re.escape(text)}(?![a-z0-9])", intent_lower):
+        if has_token(intent_lower, text):
             return member
         member_stems = set(analysed_stems(str(member)))
         if member_stems and member_stems <= intent_stems:

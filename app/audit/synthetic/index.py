@@ -104,10 +104,15 @@ def _declared_type(spec: dict[str, Any]) -> str:
     return kind if isinstance(kind, str) else ""
 
 
+# Members of one enum the selector reads: real servers have at most a few dozen; a 100,000-member enum would
+# cost seconds per request and tell a request-matcher nothing more.
+MAX_ENUM_MEMBERS = 1000
+
+
 def _params(schema: Any) -> list[Param]:
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return []
-    required = {r for r in schema.get("required") or [] if isinstance(r, str)}
+    required = {r for r in _list(schema.get("required")) if isinstance(r, str)}
     out: list[Param] = []
     for pname, spec in schema["properties"].items():
         spec = spec if isinstance(spec, dict) else {}
@@ -120,7 +125,7 @@ def _params(schema: Any) -> list[Param]:
                 type=_declared_type(spec),
                 required=pname in required,
                 description=desc,
-                enum=tuple(enum),
+                enum=tuple(enum[:MAX_ENUM_MEMBERS]),
                 default=spec.get("default"),
                 has_default="default" in spec,
                 item_type=_declared_type(items) if items else "",
