@@ -53,6 +53,7 @@ def dimension_rows(report: AuditReport, base: AuditReport | None = None) -> list
         }
         if base is not None:
             row["base"] = base.scores.as_dict()[key]
+            row["base_measured"] = bool(base.totals.get("measured", {}).get(key, True))
             row["delta"] = round(head_value - row["base"], 2)
         rows.append(row)
     return rows
