@@ -16,18 +16,22 @@ from pydantic import BaseModel
 from app.errors import LiveModelError
 from app.llm.cache import Cache, call_key
 from app.llm.profiles import LiveSettings, NamedSchema
+from app.llm.served import check_served
 
 # Status codes worth another attempt: request timeout, lock conflict, rate limit, server errors.
 _RETRY_STATUS = frozenset({408, 409, 429})
-# Words in a 400/422 body that say the endpoint does not take a parameter we can do without.
+# Words in a refusal that say the endpoint does not take a parameter we can do without. Most servers refuse with
+# 400/422; llama.cpp's Python server answers an unsupported response_format with 500 and its validation message.
 _FORMAT_WORDS = ("response_format", "json_schema")
+_REFUSAL_STATUS = frozenset({400, 422})
 _MODEL_WORDS = ("model_not_found", "does not exist", "not found", "unknown model", "no such model", "invalid model")
 _DETAIL_CHARS = 300
 
 
 class ResponseFormat(StrEnum):
-    """How the answer's shape was asked for: the JSON Schema itself, or only "some JSON object" when the
-    endpoint refuses json_schema (the schema is then enforced by our parser alone)."""
+    """How the answer's shape was asked for: the JSON Schema itself, or JSON mode when the endpoint refuses
+    json_schema. JSON mode carries the schema too (`{"type": "json_object", "schema": ...}`: llama.cpp's server
+    compiles it into a grammar, others ignore the key); either way our parser validates every answer."""
 
     JSON_SCHEMA = "json_schema"
     JSON_OBJECT = "json_object"
@@ -114,6 +118,7 @@ class ChatClient:
         self._seed_ok = settings.seed is not None
         # Newer OpenAI models take max_completion_tokens and refuse max_tokens.
         self._tokens_param = "max_tokens"
+        self._model_checked = False
         self.calls = 0
 
     def answer_settings(self) -> dict[str, Any]:
@@ -151,10 +156,18 @@ class ChatClient:
                     return Completion.model_validate({**hit, "cached": True})
                 except ValueError:
                     pass  # an entry from an older layout: call again and overwrite it
+        self._check_model()
         done = self._call(messages=messages, tools=tools, response=response)
         if self.cache is not None and not fresh:
             self.cache.set(key, done.model_dump(exclude={"cached"}))
         return done
+
+    def _check_model(self) -> None:
+        with self._lock:
+            if self._model_checked:
+                return
+            check_served(self.client, model=self.model, endpoint=self.endpoint, timeout_s=self.settings.timeout_s)
+            self._model_checked = True
 
     def _request(
         self, *, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, response: NamedSchema
@@ -177,7 +190,7 @@ class ChatClient:
                 "json_schema": {"name": response.name, "schema": response.schema_, "strict": s.strict_schema},
             }
         else:
-            kwargs["response_format"] = {"type": ResponseFormat.JSON_OBJECT.value}
+            kwargs["response_format"] = {"type": ResponseFormat.JSON_OBJECT.value, "schema": response.schema_}
         return kwargs
 
     def _call(
@@ -244,13 +257,14 @@ class ChatClient:
 
     def _drop_unsupported(self, exc: openai.APIStatusError, kwargs: dict[str, Any]) -> bool:
         """True when the endpoint refused json_schema or seed and the call can go again without it."""
-        if exc.status_code not in (400, 422):
-            return False
         text = f"{exc.message} {exc.body}".lower()
+        refused_format = kwargs["response_format"]["type"] == ResponseFormat.JSON_SCHEMA and any(
+            w in text for w in _FORMAT_WORDS
+        )
+        if exc.status_code not in _REFUSAL_STATUS and not (exc.status_code == 500 and refused_format):
+            return False
         with self._lock:
-            if kwargs["response_format"]["type"] == ResponseFormat.JSON_SCHEMA and any(
-                w in text for w in _FORMAT_WORDS
-            ):
+            if refused_format:
                 self._json_schema_ok = False
                 return True
             if "seed" in kwargs and "seed" in text:
