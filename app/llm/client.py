@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import email.utils
 import threading
 import time
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-import httpx
 import openai
 from pydantic import BaseModel
 
 from app.errors import LiveModelError
 from app.llm.cache import Cache, call_key
 from app.llm.profiles import LiveSettings, NamedSchema
-from app.llm.served import check_served
+from app.llm.refusals import endpoint_message, retry_after
+from app.llm.served import check_served, check_tools_seen
 
 # Status codes worth another attempt: request timeout, lock conflict, rate limit, server errors.
 _RETRY_STATUS = frozenset({408, 409, 429})
@@ -25,7 +24,6 @@ _RETRY_STATUS = frozenset({408, 409, 429})
 _FORMAT_WORDS = ("response_format", "json_schema")
 _REFUSAL_STATUS = frozenset({400, 422})
 _MODEL_WORDS = ("model_not_found", "does not exist", "not found", "unknown model", "no such model", "invalid model")
-_DETAIL_CHARS = 300
 
 
 class ResponseFormat(StrEnum):
@@ -53,43 +51,6 @@ class Completion(BaseModel):
     cached: bool = False
 
 
-def _retry_after(response: httpx.Response | None) -> float | None:
-    """Seconds the server asks us to wait (retry-after-ms, Retry-After seconds or HTTP date)."""
-    if response is None:
-        return None
-    headers = response.headers
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return max(0.0, float(value) / scale)
-        except ValueError:
-            pass
-        if name == "retry-after":
-            try:
-                when = email.utils.parsedate_to_datetime(value)
-            except (TypeError, ValueError):
-                return None
-            return max(0.0, when.timestamp() - time.time())
-    return None
-
-
-def _detail(exc: openai.APIStatusError, *, secret: str = "") -> str:
-    """The endpoint's own message, on one line, shortened, and never repeating the API key."""
-    body = exc.body
-    if isinstance(body, dict) and isinstance(body.get("message"), str):
-        text = body["message"]
-    elif isinstance(body, dict) and isinstance(body.get("error"), dict):
-        text = str(body["error"].get("message", body))
-    else:
-        text = exc.message
-    text = " ".join(text.split())
-    if secret and len(secret) >= 4:
-        text = text.replace(secret, "***")
-    return text[:_DETAIL_CHARS]
-
-
 class ChatClient:
     """Calls chat completions for one model on one endpoint. Thread-safe; one instance per audit."""
 
@@ -101,6 +62,7 @@ class ChatClient:
         endpoint: str,
         settings: LiveSettings,
         cache: Cache | None = None,
+        tools_in_prompt: bool = False,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.client = client
@@ -111,6 +73,9 @@ class ChatClient:
         self.endpoint = endpoint
         self.settings = settings
         self.cache = cache
+        # The operator's choice for servers whose chat template drops the `tools` field: the selector then
+        # writes the tool list into the system message instead (TOOLCHOICE_TOOLS_IN_PROMPT).
+        self.tools_in_prompt = tools_in_prompt
         self.sleep = sleep
         self._lock = threading.Lock()
         # Learned from the endpoint's first refusal; shared by the calls that follow.
@@ -119,18 +84,22 @@ class ChatClient:
         # Newer OpenAI models take max_completion_tokens and refuse max_tokens.
         self._tokens_param = "max_tokens"
         self._model_checked = False
+        self._tools_checked = False
         self.calls = 0
 
     def answer_settings(self) -> dict[str, Any]:
         """The settings that shape an answer (part of the cache key and of the report)."""
         s = self.settings
-        return {
+        shaping: dict[str, Any] = {
             "temperature": s.temperature,
             "seed": s.seed,
             "max_tokens": s.max_tokens,
             "tool_choice": s.tool_choice,
             "strict_schema": s.strict_schema,
         }
+        if self.tools_in_prompt:  # only when set, so the cache keys of every other audit stay as they were
+            shaping["tools_in_prompt"] = True
+        return shaping
 
     def complete(
         self,
@@ -168,6 +137,20 @@ class ChatClient:
                 return
             check_served(self.client, model=self.model, endpoint=self.endpoint, timeout_s=self.settings.timeout_s)
             self._model_checked = True
+
+    def _check_tools(self, messages: list[dict[str, Any]], with_tools: int) -> None:
+        with self._lock:
+            if self._tools_checked:
+                return
+            self._tools_checked = True
+        check_tools_seen(
+            self._completions,
+            model=self.model,
+            messages=messages,
+            with_tools=with_tools,
+            endpoint=self.endpoint,
+            timeout_s=self.settings.timeout_s,
+        )
 
     def _request(
         self, *, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, response: NamedSchema
@@ -222,11 +205,14 @@ class ChatClient:
                 raise LiveModelError(f"the model endpoint {self.endpoint} gave an unusable response: {exc}") from exc
             else:
                 try:
-                    return self._completion(result, kwargs=kwargs, started=started, attempts=attempt)
+                    done = self._completion(result, kwargs=kwargs, started=started, attempts=attempt)
                 except (AttributeError, IndexError, TypeError, ValueError) as exc:
                     raise LiveModelError(
                         f"the model endpoint {self.endpoint} answered in an unexpected shape: {exc}"
                     ) from exc
+                if tools:
+                    self._check_tools(messages, done.prompt_tokens)
+                return done
             self.sleep(wait)
 
     def _completion(self, result: Any, *, kwargs: dict[str, Any], started: float, attempts: int) -> Completion:
@@ -278,7 +264,7 @@ class ChatClient:
     def _retry_wait(self, exc: openai.APIStatusError, attempt: int) -> float:
         """Seconds to wait before the next attempt, or LiveModelError when the call cannot succeed."""
         s, status, where = self.settings, exc.status_code, self.endpoint
-        detail = _detail(exc, secret=str(self.client.api_key or ""))
+        detail = endpoint_message(exc, secret=str(self.client.api_key or ""))
         if status in (401, 403):
             raise LiveModelError(
                 f"the model endpoint {where} refused the API key ({status}: {detail}); check OPENAI_API_KEY"
@@ -292,7 +278,7 @@ class ChatClient:
         if attempt > s.max_retries:
             what = "rate limited" if status == 429 else f"failing with {status}"
             raise LiveModelError(f"the model endpoint {where} kept {what} after {attempt} attempts ({detail})") from exc
-        asked = _retry_after(exc.response)
+        asked = retry_after(exc.response)
         if asked is not None:
             if asked > s.max_retry_after_s:
                 raise LiveModelError(

@@ -16,6 +16,7 @@ from app.llm.cache import Cache, FileCache, RedisCache
 from app.llm.client import ChatClient
 from app.llm.profiles import LiveProfile, load_profile
 from app.llm.selector import LiveSelector, Prices
+from app.llm.served import ENV_TOOLS_IN_PROMPT
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # The SDK reads these names itself; we read them to fail early with a clear message.
@@ -111,7 +112,17 @@ def build_live_selector(
     # Our own retry loop owns retries (to honor Retry-After and count attempts): the SDK's is off.
     client = openai.OpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=settings.timeout_s)
     store = cache if cache is not None else default_cache(env)
-    chat = ChatClient(client, model=name, endpoint=endpoint, settings=settings, cache=store)
+    in_prompt = env.get(ENV_TOOLS_IN_PROMPT, "").strip().lower()
+    if in_prompt not in ("", "0", "1", "true", "false"):
+        raise SelectorError(f"{ENV_TOOLS_IN_PROMPT} must be 1 or 0 (got {in_prompt!r})")
+    chat = ChatClient(
+        client,
+        model=name,
+        endpoint=endpoint,
+        settings=settings,
+        cache=store,
+        tools_in_prompt=in_prompt in ("1", "true"),
+    )
     return LiveSelector(
         chat, profile=profile, concurrency=bound, prices=_prices(env), endpoint_host=urlsplit(endpoint).netloc
     )
