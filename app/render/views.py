@@ -53,7 +53,11 @@ def live_line(reports: list[AuditReport]) -> str | None:
     latency = sum(float(r.totals.get("latency_ms_total", 0.0) or 0.0) for r in live)
     asked = settings.get("model") or live[-1].selector.name
     model = ", ".join(returned) if returned else "not reported"
-    shape = ", ".join(f"{k} {settings[k]}" for k in ("temperature", "seed", "max_tokens") if k in settings)
+    shape = ", ".join(
+        f"{k} {settings[k]:g}" if isinstance(settings[k], float) else f"{k} {settings[k]}"
+        for k in ("temperature", "seed", "max_tokens")
+        if k in settings
+    )
     parts = [
         f"model {model} as the server reports it (asked for {asked})",
         shape + (f", answers as {'/'.join(formats)}" if formats else ""),
