@@ -15,7 +15,7 @@ from app.errors import LiveModelError
 from app.llm.cache import Cache, call_key
 from app.llm.profiles import LiveSettings, NamedSchema
 from app.llm.refusals import endpoint_message, retry_after
-from app.llm.served import check_served, check_tools_seen
+from app.llm.served import ENV_TOOLS_IN_PROMPT, check_served, check_tools_seen
 
 # Status codes worth another attempt: request timeout, lock conflict, rate limit, server errors.
 _RETRY_STATUS = frozenset({408, 409, 429})
@@ -274,7 +274,9 @@ class ChatClient:
                 f"the model endpoint {where} does not know model {self.model!r} ({status}: {detail})"
             ) from exc
         if status not in _RETRY_STATUS and status < 500:
-            raise LiveModelError(f"the model endpoint {where} rejected the request ({status}: {detail})") from exc
+            # Ollama refuses tools for a model without tool support ("... does not support tools").
+            hint = f"; set {ENV_TOOLS_IN_PROMPT}=1 to send them in the prompt" if "support tools" in detail else ""
+            raise LiveModelError(f"the model endpoint {where} rejected the request ({status}: {detail}){hint}") from exc
         if attempt > s.max_retries:
             what = "rate limited" if status == 429 else f"failing with {status}"
             raise LiveModelError(f"the model endpoint {where} kept {what} after {attempt} attempts ({detail})") from exc

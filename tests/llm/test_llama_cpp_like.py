@@ -123,3 +123,14 @@ def test_eval_selector_sample_is_the_same_cases_every_run(tmp_path: Path) -> Non
     assert len(picked) == 3 and [c.id for c in picked] == [c.id for c in sample(cases, 3)]
     assert [c.id for c in picked] == [c.id for c in cases if c in picked]  # file order kept
     assert len(sample(cases, 100)) == len(cases)
+
+
+def test_a_server_refusing_tools_for_the_model_names_the_setting() -> None:
+    from .fake_openai import error
+
+    refusal = error(400, "registry.ollama.ai/library/gemma:2b does not support tools")
+    with (
+        FakeOpenAI(script=[refusal]) as ollama,
+        pytest.raises(LiveModelError, match=r"does not support tools\); set TOOLCHOICE_TOOLS_IN_PROMPT=1"),
+    ):
+        ask(selector(ollama), "hello")
