@@ -23,6 +23,7 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 ENV_KEY, ENV_BASE_URL = "OPENAI_API_KEY", "OPENAI_BASE_URL"
 ENV_ALLOWED, ENV_CACHE_DIR, ENV_REDIS = "TOOLCHOICE_ALLOWED_MODELS", "TOOLCHOICE_CACHE_DIR", "REDIS_URL"
 ENV_PRICE_IN, ENV_PRICE_OUT = "TOOLCHOICE_PRICE_PER_1K_INPUT", "TOOLCHOICE_PRICE_PER_1K_OUTPUT"
+ENV_MAX_TOKENS = "TOOLCHOICE_MAX_TOKENS"
 # Rough size of a token in characters (English and JSON); the estimate says "about".
 CHARS_PER_TOKEN = 4
 # Fixed per-call overhead of chat formatting, in tokens.
@@ -107,6 +108,12 @@ def build_live_selector(
     settings = profile.settings
     if timeout is not None:
         settings = settings.model_copy(update={"timeout_s": timeout})
+    raw_max = env.get(ENV_MAX_TOKENS, "").strip()
+    if raw_max:
+        # A slow local model spends its time in the answer's length; an answer cut there is a failed run.
+        if not raw_max.isdigit() or int(raw_max) < 1:
+            raise SelectorError(f"{ENV_MAX_TOKENS} must be a positive whole number (got {raw_max!r})")
+        settings = settings.model_copy(update={"max_tokens": int(raw_max)})
     bound = concurrency or settings.concurrency
     endpoint = public_endpoint(base_url)
     # Our own retry loop owns retries (to honor Retry-After and count attempts): the SDK's is off.

@@ -68,9 +68,10 @@ def error(status: int, message: str, *, code: str | None = None, headers: dict[s
 # llama.cpp's Python server (0.3.x) validates response_format.type as text | json_object and answers a
 # validation failure with 500, its message the validation error's text (the shape measured on 0.3.36).
 LLAMA_CPP_FORMAT_MESSAGE = (
-    "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
     "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
-    "'ctx': {'expected': \"'text' or 'json_object'\"}}]"
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", line 376, "
+    "in create_chat_completion\n    POST /v1/chat/completions"
 )
 
 

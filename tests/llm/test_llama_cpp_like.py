@@ -134,3 +134,13 @@ def test_a_server_refusing_tools_for_the_model_names_the_setting() -> None:
         pytest.raises(LiveModelError, match=r"does not support tools\); set TOOLCHOICE_TOOLS_IN_PROMPT=1"),
     ):
         ask(selector(ollama), "hello")
+
+
+def test_max_tokens_from_the_environment_reaches_the_request_and_the_report(llama: FakeOpenAI) -> None:
+    from app.errors import SelectorError
+
+    sel = selector(llama, TOOLCHOICE_MAX_TOKENS="120")
+    ask(sel, "hello")
+    assert {r["max_tokens"] for r in llama.chat_requests} == {120} and sel.info.settings["max_tokens"] == 120
+    with pytest.raises(SelectorError, match="TOOLCHOICE_MAX_TOKENS must be a positive whole number"):
+        selector(llama, TOOLCHOICE_MAX_TOKENS="lots")
