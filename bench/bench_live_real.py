@@ -37,6 +37,7 @@ def live(url: str, concurrency: int, max_tokens: int) -> LiveSelector:
         "OPENAI_BASE_URL": url,
         "TOOLCHOICE_TOOLS_IN_PROMPT": "1",
         "TOOLCHOICE_MAX_TOKENS": str(max_tokens),
+        "TOOLCHOICE_TIMEOUT_S": "600",
     }
     return build_live_selector(model=MODEL_ALIAS, concurrency=concurrency, cache=MemoryCache(), env=env)
 
@@ -67,7 +68,7 @@ def main() -> None:
     print(f"synthetic: accuracy {synthetic.accuracy:.3f} (NO_TOOL {synthetic.no_tool_accuracy:.3f}, "
           f"tool {synthetic.tool_accuracy:.3f})")  # fmt: skip
     with running(*found, log=Path("/tmp/bench_live_real.server.log")) as url:
-        selector = live(url, 4, args.max_tokens)
+        selector = live(url, 1, args.max_tokens)
         started = time.perf_counter()
         report = evaluate_cases(selector, cases, files=files)
         wall = time.perf_counter() - started

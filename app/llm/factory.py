@@ -23,7 +23,7 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 ENV_KEY, ENV_BASE_URL = "OPENAI_API_KEY", "OPENAI_BASE_URL"
 ENV_ALLOWED, ENV_CACHE_DIR, ENV_REDIS = "TOOLCHOICE_ALLOWED_MODELS", "TOOLCHOICE_CACHE_DIR", "REDIS_URL"
 ENV_PRICE_IN, ENV_PRICE_OUT = "TOOLCHOICE_PRICE_PER_1K_INPUT", "TOOLCHOICE_PRICE_PER_1K_OUTPUT"
-ENV_MAX_TOKENS = "TOOLCHOICE_MAX_TOKENS"
+ENV_MAX_TOKENS, ENV_TIMEOUT = "TOOLCHOICE_MAX_TOKENS", "TOOLCHOICE_TIMEOUT_S"
 # Rough size of a token in characters (English and JSON); the estimate says "about".
 CHARS_PER_TOKEN = 4
 # Fixed per-call overhead of chat formatting, in tokens.
@@ -102,6 +102,13 @@ def build_live_selector(
         raise SelectorError(f"{ENV_BASE_URL} must be an http(s) URL (got {public_endpoint(base_url)!r})")
     if concurrency is not None and concurrency < 1:
         raise SelectorError(f"concurrency must be at least 1 (got {concurrency})")
+    raw_timeout = env.get(ENV_TIMEOUT, "").strip()
+    if timeout is None and raw_timeout:
+        # A server that runs one request at a time keeps the others waiting: the wait counts against this.
+        try:
+            timeout = float(raw_timeout)
+        except ValueError:
+            raise SelectorError(f"{ENV_TIMEOUT} must be a number of seconds (got {raw_timeout!r})") from None
     if timeout is not None and timeout <= 0:
         raise SelectorError(f"timeout must be positive (got {timeout})")
     profile = profile or load_profile()

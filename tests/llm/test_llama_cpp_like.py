@@ -144,3 +144,6 @@ def test_max_tokens_from_the_environment_reaches_the_request_and_the_report(llam
     assert {r["max_tokens"] for r in llama.chat_requests} == {120} and sel.info.settings["max_tokens"] == 120
     with pytest.raises(SelectorError, match="TOOLCHOICE_MAX_TOKENS must be a positive whole number"):
         selector(llama, TOOLCHOICE_MAX_TOKENS="lots")
+    assert selector(llama, TOOLCHOICE_TIMEOUT_S="240").info.settings["timeout_s"] == 240.0
+    with pytest.raises(SelectorError, match="TOOLCHOICE_TIMEOUT_S must be a number of seconds"):
+        selector(llama, TOOLCHOICE_TIMEOUT_S="soon")
