@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -175,10 +176,10 @@ def test_a_template_that_drops_the_tools_is_caught_on_the_real_server(
 @pytest.mark.parametrize(
     ("what", "message"),
     [
-        ("wrong model name", f"does not serve model 'gpt-4o-mini' (it serves: {MODEL_ALIAS})"),
-        ("wrong key", "refused the API key (401"),
+        ("wrong model name", re.escape(f"does not serve model 'gpt-4o-mini' (it serves: {MODEL_ALIAS})")),
+        ("wrong key", re.escape("refused the API key (401")),
         ("server down", "cannot reach the model endpoint"),
-        ("server answering garbage", "gave an unusable response"),
+        ("server answering garbage", r"unusable response|answered without choices|unexpected shape"),
     ],
 )
 def test_misconfiguration_fails_loudly_with_exit_2(
@@ -201,5 +202,5 @@ def test_misconfiguration_fails_loudly_with_exit_2(
     with garbage:
         done = toolchoice(*args, "--mode", "live_model", "--model", model, env=env, cwd=tmp_path)
     assert done.returncode == 2, (done.stdout, done.stderr)
-    assert message in done.stderr and "Traceback" not in done.stderr
+    assert re.search(message, done.stderr) and "Traceback" not in done.stderr
     assert "synthetic" not in done.stdout  # nothing was reported in place of the model's answers
