@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from app.commands.output import message, redact_logs
 from app.errors import ToolChoiceError
 
 app = typer.Typer(
@@ -20,6 +21,7 @@ app = typer.Typer(
 # Each module defines `register(app)`; order here is the order of `toolchoice --help`.
 COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.audit",
+    "app.commands.lint",
     "app.commands.rules",
     "app.commands.extract",
     "app.commands.eval_selector",
@@ -35,10 +37,11 @@ for _name in COMMAND_MODULES:
 
 def main() -> None:
     """Entry point: user errors print one line and exit 2, never a traceback."""
+    redact_logs()
     try:
         app()
     except ToolChoiceError as exc:
-        typer.echo(f"toolchoice: error: {exc}", err=True)
+        message(f"toolchoice: error: {exc}")
         sys.exit(2)
     except KeyboardInterrupt:
         typer.echo("toolchoice: interrupted", err=True)

@@ -245,6 +245,22 @@ def load_config(name: str, *, text: str) -> RepoConfig:
         raise ConfigError(f"{key}: {_problem(err)}", file=name, line=node.start_mark.line + 1, key=key) from None
 
 
+def config_change_note(base: RepoConfig, head_text: str | None) -> str:
+    """What the PR's own copy of the config would change (it takes effect only once merged)."""
+    if head_text is None:
+        return f"This pull request deletes {CONFIG_PATH}; the base branch's copy still applies."
+    try:
+        head = load_config(CONFIG_PATH, text=head_text)
+    except ConfigError as exc:
+        return f"This pull request's {CONFIG_PATH} is invalid and would not load: {exc}"
+    before, after = base.model_dump(mode="json"), head.model_dump(mode="json")
+    changed = sorted(k for k in after if before.get(k) != after.get(k))
+    if not changed:
+        return f"This pull request edits {CONFIG_PATH} without changing any setting."
+    listed = ", ".join(changed)  # plain text: the renderer escapes notes
+    return f"This pull request changes {CONFIG_PATH} ({listed}); the base branch's copy applies until it is merged."
+
+
 def config_json_schema() -> dict[str, Any]:
     """The JSON Schema of the YAML file (shipped as app/schemas/toolchoice-config.schema.json)."""
     schema = RepoConfig.model_json_schema()

@@ -10,7 +10,8 @@ ToolChoiceError                 base; `str(e)` is a message for the user
 ├── SelectorError               a selector cannot run (live model misconfigured, unreachable)
 │   └── LiveModelError          the model endpoint failed after retries; never falls back
 └── InfrastructureError         Redis, GitHub or storage failed
-    └── GitHubError             a GitHub API call failed
+    ├── GitHubError             a GitHub API call failed
+    └── EgressRefused           an outbound connection would reach a private network (app/egress/)
 """
 
 from __future__ import annotations
@@ -72,3 +73,7 @@ class InfrastructureError(ToolChoiceError):
 
 class GitHubError(InfrastructureError):
     """A GitHub API call failed."""
+
+
+class EgressRefused(InfrastructureError):
+    """An outbound connection to a loopback, private, link-local or otherwise non-public address was refused."""

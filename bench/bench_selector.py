@@ -1,9 +1,17 @@
-"""Benchmark of the synthetic selector: selections per second for 10, 100 and 1,000 generated tools.
+"""Benchmark of the synthetic selector: accuracy beside the BM25 floor, and selections per second.
 
-Run by hand: `python bench/bench_selector.py`. Each tool set is generated deterministically; an
-audit runs about 7 selections per tool (positive, off-topic, near-miss cases), so the bench does the
-same: each request gets its own tool list built the way run_suite builds it (fresh dicts per case),
-and one case in seven is a near-miss whose target tool is removed from the list.
+Run by hand: `PYTHONPATH=. python bench/bench_selector.py [--profile FILE] [--no-speed]`.
+
+Accuracy: the synthetic selector and the BM25 floor (app/audit/bm25_floor.py) run in one process on every
+`../shared/corpora/labeled/*.dev.json` file and on the natural-phrasing set
+`tests/fixtures/natural/natural.dev.json` (its server files from ../shared/corpora/servers); one table per
+set: cases, synthetic %, floor %, and the NO_TOOL / tool halves of each, then the overall halves and the
+cases per second of both. A file where the synthetic selector is below the floor is marked.
+
+Speed: each generated tool set (10, 100, 1,000 tools) is built deterministically; an audit runs about 7
+selections per tool (positive, off-topic, near-miss cases), so the bench does the same: each request gets
+its own tool list built the way run_suite builds it (fresh dicts per case), and one case in seven is a
+near-miss whose target tool is removed from the list.
 """
 
 from __future__ import annotations
@@ -12,10 +20,17 @@ import argparse
 import platform
 import random
 import time
+from pathlib import Path
 from typing import Any
 
-from app.audit.selection import SelectionRequest
+from app.audit.bm25_floor import FileComparison, beside_floor
+from app.audit.evaluation import Metrics
+from app.audit.selection import SelectionRequest, Selector
 from app.audit.synthetic.selector import SyntheticSelector
+
+ROOT = Path(__file__).resolve().parent.parent
+LABELED = ROOT.parent / "shared" / "corpora" / "labeled"
+NATURAL = ROOT / "tests" / "fixtures" / "natural" / "natural.dev.json"
 
 VERBS = "get list create update delete search send archive restore export import sync merge split rank".split()
 NOUNS = (
@@ -97,11 +112,64 @@ def bench(count: int) -> dict[str, float]:
     return {"tools": count, "selections": len(requests), "seconds": seconds, "ms_per_selection": per}
 
 
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def _halves(m: Metrics) -> str:
+    return f"{_pct(m.no_tool_accuracy)} / {_pct(m.tool_accuracy)}"
+
+
+def _row(c: FileComparison) -> str:
+    below = c.below_floor()
+    mark = f" **below the floor: {', '.join(below)}**" if below else ""
+    name = c.file.removesuffix(".json").removesuffix(".dev")
+    return (
+        f"| {name}{mark} | {c.selector.cases:,} | {_pct(c.selector.accuracy)} | {_pct(c.floor.accuracy)} "
+        f"| {_halves(c.selector)} | {_halves(c.floor)} |"
+    )
+
+
+def accuracy_table(selector: Selector, title: str, files: list[Path]) -> str:
+    """The per-file table of `selector` beside the BM25 floor on `files`, with the overall row."""
+    if not files or not all(f.exists() for f in files):
+        return f"{title}: skipped, {files[0].parent if files else 'no files'} is absent"
+    rows, overall, ours, floor = beside_floor(selector, files)
+    lines = [
+        f"{title}",
+        "",
+        "| file | cases | synthetic | BM25 floor | synthetic NO_TOOL / tool | floor NO_TOOL / tool |",
+        "|---|---:|---:|---:|---:|---:|",
+        *(_row(c) for c in rows),
+        _row(overall).replace("| overall", "| **overall**"),
+        "",
+        f"cases/s: synthetic {ours:,.0f}, floor {floor:,.0f}",
+    ]
+    return "\n".join(lines)
+
+
+def accuracy_tables(selector: Selector) -> str:
+    labeled = sorted(LABELED.glob("*.dev.json"))
+    return "\n\n".join(
+        [
+            accuracy_table(selector, "Labeled dev files (../shared/corpora/labeled)", labeled),
+            accuracy_table(selector, "Natural phrasing (tests/fixtures/natural)", [NATURAL]),
+        ]
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10,100,1000", help="comma-separated tool counts")
+    parser.add_argument("--profile", type=Path, help="synthetic selector profile (default: the shipped one)")
+    parser.add_argument("--no-speed", action="store_true", help="only the accuracy tables")
+    parser.add_argument("--no-accuracy", action="store_true", help="only the speed table")
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}")
+    if not args.no_accuracy:
+        print(accuracy_tables(SyntheticSelector.from_profile(args.profile)))
+    if args.no_speed:
+        return
     print("| tools | selections | total s | ms / selection |")
     print("|---:|---:|---:|---:|")
     for size in (int(s) for s in args.sizes.split(",")):

@@ -9,9 +9,18 @@ from pathlib import Path
 import pytest
 from redis import Redis
 
+from app.egress.policy import ENV_ALLOW_HOSTS
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+# Our fakes (GitHub API, OpenAI server, llama.cpp) listen on loopback, which outbound connections refuse:
+# the tests let them through the operator's allowlist, exactly as a deployment with a local model would.
+# Set for the whole run (and inherited by the command-line runs the tests start).
+TEST_ALLOW_HOSTS = "127.0.0.1,localhost"
+os.environ[ENV_ALLOW_HOSTS] = TEST_ALLOW_HOSTS
 
 
 def shared_path(*parts: str) -> Path:

@@ -26,13 +26,15 @@ ROOMS: dict[str, set[str]] = {
     "app.extract": BASE | {"app.audit"},
     "app.config": BASE | {"app.audit"},
     "app.settings": BASE,
+    "app.egress": BASE,
     "app.render": BASE | {"app.audit", "app.suggest", "app.redaction", "app"},
-    "app.llm": BASE | {"app.audit", "app.suggest"},
-    "app.github": BASE | {"app.audit", "app.suggest", "app.render"},
+    "app.llm": BASE | {"app.audit", "app.suggest", "app.egress"},
+    "app.github": BASE | {"app.audit", "app.suggest", "app.render", "app.egress"},
     "app.reports": BASE | {"app.audit", "app.redaction", "app.render"},
     "app.selector_factory": BASE | {"app.audit", "app.llm"},
     "app.review": BASE
-    | {"app.audit", "app.suggest", "app.redaction", "app.render", "app.github", "app.config", "app.selector_factory"},
+    | {"app.audit", "app.suggest", "app.redaction", "app.extract", "app.render"}
+    | {"app.github", "app.config", "app.selector_factory"},
     "app.jobs": BASE
     | {
         "app.audit",
@@ -71,6 +73,9 @@ ROOMS: dict[str, set[str]] = {
         "app.jobs",
         "app.web",
     },
+    "app.action": BASE
+    | {"app.audit", "app.redaction", "app.render", "app.github"}
+    | {"app.config", "app.commands", "app.review"},
     "app.cli": BASE | {"app.commands"},
 }
 # What the pure core (app/audit) and the suggestion room may import from outside app/.

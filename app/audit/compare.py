@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.audit.models import Case, Finding, Suite, ToolSet
+from app.audit.models import Case, Dimension, Finding, Suite, ToolSet
 from app.audit.results import AuditReport, CaseDelta, Comparison, Run, ToolChange
 from app.audit.selection import SelectionRequest, Selector, judge, runnable, tools_for_case
 from app.audit.text import jaccard, words
@@ -35,10 +35,13 @@ def check_comparable(base: AuditReport, head: AuditReport) -> None:
         raise CompareError("cannot compare audits made with different rule sets")
 
 
-def finding_key(f: Finding) -> tuple[str, str, str, str]:
+def finding_key(f: Finding) -> tuple[str, str, str, str, str]:
     # Lines move when a file is edited and messages quote measured values (a similarity that moved from
-    # 0.93 to 0.94): a finding is the same finding when its rule and its target agree.
-    return (f.rule_id, f.tool or "", f.parameter or "", f.other_tool or "")
+    # 0.93 to 0.94): a finding is the same finding when its rule and its target agree. A security finding's
+    # message quotes the offending text and counts the offenses in its field, so it is part of the key: a
+    # second payload added next to one the base already had is announced, an untouched one is not.
+    message = f.message if f.dimension == Dimension.SECURITY else ""
+    return (f.rule_id, f.tool or "", f.parameter or "", f.other_tool or "", message)
 
 
 def compare(

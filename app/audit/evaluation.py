@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from app.audit.models import NO_TOOL
 from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest, Selector, check_arguments
+from app.audit.server_tools import ServerTools, find_servers_dir
 from app.errors import CasesError
 
 
@@ -77,8 +78,12 @@ def _line_of(text: str, case_id: str) -> int | None:
     return None
 
 
-def load_cases(path: Path) -> list[LabeledCase]:
-    """Read one labeled case file (format of corpora/labeled/README.md); CasesError names the problem."""
+def load_cases(path: Path, *, servers_dir: Path | None = None) -> list[LabeledCase]:
+    """Read one labeled case file; CasesError names the problem.
+
+    A case gives its `tools` inline (corpora/labeled/README.md) or names a `server` file whose tools it
+    uses (tests/fixtures/natural/README.md), read from `servers_dir`, else ../shared/corpora/servers.
+    """
     name = str(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -92,12 +97,13 @@ def load_cases(path: Path) -> list[LabeledCase]:
         raise CasesError('expected a JSON object with a "cases" array', file=name)
     out: list[LabeledCase] = []
     seen: set[str] = set()
+    servers = ServerTools(servers_dir or find_servers_dir(path))
     for position, raw in enumerate(data["cases"]):
-        out.append(_case(raw, position, name=name, text=text, seen=seen))
+        out.append(_case(raw, position, name=name, text=text, seen=seen, servers=servers))
     return out
 
 
-def _case(raw: Any, position: int, *, name: str, text: str, seen: set[str]) -> LabeledCase:
+def _case(raw: Any, position: int, *, name: str, text: str, seen: set[str], servers: ServerTools) -> LabeledCase:
     if not isinstance(raw, dict):
         raise CasesError(f"case #{position + 1} is not an object", file=name)
     case_id = raw.get("id")
@@ -112,8 +118,13 @@ def _case(raw: Any, position: int, *, name: str, text: str, seen: set[str]) -> L
         raise fail("duplicate id")
     seen.add(case_id)
     tools = raw.get("tools")
+    server = raw.get("server")
+    if tools is None and server is not None:
+        if not isinstance(server, str) or not server:
+            raise fail('"server" must be the name of a server file')
+        tools = servers.tools(server, file=name, line=line, case_id=case_id)
     if not isinstance(tools, list) or not all(isinstance(t, dict) and isinstance(t.get("name"), str) for t in tools):
-        raise fail('"tools" must be a list of objects with a string "name"')
+        raise fail('"tools" must be a list of objects with a string "name" (or "server" a server file name)')
     intent, expected = raw.get("intent"), raw.get("expected")
     if not isinstance(intent, str):
         raise fail('"intent" must be a string')
@@ -181,14 +192,16 @@ def run_cases(selector: Selector, cases: Sequence[LabeledCase]) -> list[Selectio
     return selector.select_many(requests) if requests else []
 
 
-def load_all(files: Sequence[Path]) -> list[LabeledCase]:
+def load_all(files: Sequence[Path], *, servers_dir: Path | None = None) -> list[LabeledCase]:
     """The cases of every file, in file order."""
-    return [case for path in files for case in load_cases(path)]
+    return [case for path in files for case in load_cases(path, servers_dir=servers_dir)]
 
 
-def evaluate(selector: Selector, files: Sequence[Path], *, per_file: bool = False) -> EvaluationReport:
+def evaluate(
+    selector: Selector, files: Sequence[Path], *, per_file: bool = False, servers_dir: Path | None = None
+) -> EvaluationReport:
     """Load every file, run the selector on all cases, and compute the metrics."""
-    return evaluate_cases(selector, load_all(files), files=files, per_file=per_file)
+    return evaluate_cases(selector, load_all(files, servers_dir=servers_dir), files=files, per_file=per_file)
 
 
 def evaluate_cases(

@@ -6,7 +6,11 @@ from enum import StrEnum
 
 from pydantic import BaseModel
 
+from app.audit.models import Dimension, Finding, Severity
 from app.audit.results import AuditReport, Comparison
+
+# Tool/rule pairs named in the security reason before "and N more".
+MAX_NAMED = 5
 
 
 class Conclusion(StrEnum):
@@ -25,6 +29,20 @@ class Gate(BaseModel):
     reasons: list[str]
 
 
+def blocking_security_findings(result: AuditReport | Comparison) -> list[Finding]:
+    """Security findings at error severity that fail the check whatever the thresholds: in a comparison those
+    the head adds (the base's own are listed, not re-announced), in a single audit all of them. A repository
+    can lower a rule's severity in its config to keep its findings without failing the check."""
+    findings = result.findings_introduced if isinstance(result, Comparison) else result.findings
+    return [f for f in findings if f.dimension == Dimension.SECURITY and f.severity == Severity.ERROR]
+
+
+def _security_reason(blocking: list[Finding], *, new: bool) -> str:
+    pairs = sorted({f"{f.rule_id} {f.tool}" for f in blocking})
+    named = ", ".join(pairs[:MAX_NAMED]) + (f" and {len(pairs) - MAX_NAMED} more" if len(pairs) > MAX_NAMED else "")
+    return f"{len(blocking)} {'new ' if new else ''}security finding(s) (tool poisoning): {named}"
+
+
 def evaluate_gate(
     result: AuditReport | Comparison,
     *,
@@ -32,13 +50,17 @@ def evaluate_gate(
     max_drop: float | None = None,
     fail_on_regression: bool = False,
 ) -> Gate:
-    """`failure` when a threshold is broken, else `success`; every broken threshold gives a reason.
+    """`failure` when a threshold is broken or a security finding is new, else `success`; every broken
+    threshold gives a reason, the security one first.
 
     `neutral` when there is nothing to judge: a comparison with no scored case on either side and no
     threshold broken.
     """
     report = result.head if isinstance(result, Comparison) else result
     reasons: list[str] = []
+    blocking = blocking_security_findings(result)
+    if blocking:
+        reasons.append(_security_reason(blocking, new=isinstance(result, Comparison)))
     if min_score is not None and report.overall < min_score:
         reasons.append(f"overall score {report.overall:.1f} is below the minimum {min_score:g}")
     if isinstance(result, Comparison):
@@ -48,7 +70,9 @@ def evaluate_gate(
             parts = []
             if result.regressions:
                 parts.append(f"{len(result.regressions)} case regression(s)")
-            severe = [f for f in result.findings_introduced if f.severity.value == "error"]
+            # New security errors already gave their own reason above.
+            severe = [f for f in result.findings_introduced
+                      if f.severity == Severity.ERROR and f.dimension != Dimension.SECURITY]
             if severe:
                 parts.append(f"{len(severe)} new error finding(s)")
             if parts:

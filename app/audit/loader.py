@@ -13,14 +13,12 @@ and the other tools are still read; a file that cannot be parsed at all raises D
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import yaml
-
+from app.audit.documents import read_document
 from app.audit.models import Dimension, Finding, LineRange, Location, Severity, Tool, ToolSet
-from app.audit.positions import Path, is_json_text, json_ranges, yaml_ranges
+from app.audit.positions import Path
 from app.errors import DefinitionError
 
 FORMATS = ("auto", "mcp", "openai", "anthropic")
@@ -37,23 +35,7 @@ def load_definitions(name: str, *, text: str, fmt: str = "auto") -> ToolSet:
     """Parse one definition file's text. `name` is how the file is shown (keep it relative)."""
     if fmt not in FORMATS:
         raise DefinitionError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}", file=name)
-    syntax = "json" if is_json_text(text) or name.endswith(".json") else "yaml"
-    if syntax == "json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DefinitionError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=name, line=exc.lineno) from None
-        ranges = json_ranges(text)
-    else:
-        try:
-            data = yaml.safe_load(text)
-            ranges = yaml_ranges(text)
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            line = mark.line + 1 if mark else None
-            raise DefinitionError(f"invalid YAML: {exc.problem or exc}", file=name, line=line) from None
-        except yaml.YAMLError as exc:
-            raise DefinitionError(f"invalid YAML: {exc}", file=name) from None
+    data, ranges, syntax = read_document(name, text, error=DefinitionError)
     items, base = _tool_items(data, name)
     return _read_tools(items, base=base, name=name, ranges=ranges, fmt=fmt, syntax=syntax)
 
@@ -98,7 +80,7 @@ def _tool_items(data: Any, name: str) -> tuple[list[Any], Path]:
     if isinstance(data, dict) and ("name" in data or "function" in data):
         return [data], ()
     if data is None:
-        raise DefinitionError("the file is empty; expected tool definitions", file=name)
+        raise DefinitionError("the file is empty; expected tool definitions", file=name, line=1)
     raise DefinitionError(
         'no tool definitions found: expected {"tools": [...]}, a list of tools, or one tool', file=name, line=1
     )

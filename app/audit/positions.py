@@ -97,7 +97,11 @@ def json_ranges(text: str) -> dict[Path, LineRange]:
 
 def yaml_ranges(text: str) -> dict[Path, LineRange]:
     """Line ranges of the values of a YAML document, from the composed node tree's marks."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    return yaml_node_ranges(yaml.compose(text, Loader=yaml.SafeLoader))
+
+
+def yaml_node_ranges(root: yaml.Node | None) -> dict[Path, LineRange]:
+    """Line ranges of the values under a composed YAML node (aliases are walked once per use)."""
     ranges: dict[Path, LineRange] = {}
 
     def walk(node: yaml.Node, path: Path) -> None:

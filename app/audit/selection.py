@@ -111,7 +111,8 @@ def judge(case: Case, sel: Selection, selected_tool: Any | None) -> Run:
         why = f"expected NO_TOOL but selected {sel.tool}"
     elif sel.tool == NO_TOOL:
         passed = False
-        why = f"expected {case.expected} but abstained (NO_TOOL)"
+        # The selector's reason says what was missing (the synthetic one: words no tool covers, its score).
+        why = f"abstained (NO_TOOL): {sel.reason}" if sel.reason else f"expected {case.expected} but abstained"
     else:
         passed = False
         why = f"expected {case.expected} but selected {sel.tool}"
@@ -155,7 +156,7 @@ def _type_ok(value: Any, declared: Any) -> bool:
         return True
     names = declared if isinstance(declared, list) else [declared]
     for name in names:
-        kinds = _JSON_TYPES.get(name)
+        kinds = _JSON_TYPES.get(name) if isinstance(name, str) else None
         if kinds is None:
             return True
         if isinstance(value, bool) and name in ("integer", "number"):
@@ -178,7 +179,8 @@ def check_arguments(
     """
     props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
     assert isinstance(props, dict)
-    required = [r for r in schema.get("required", []) or [] if isinstance(r, str)]
+    listed = schema.get("required")
+    required = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
     missing = [r for r in required if r not in arguments]
     if missing:
         return ArgumentCheck(valid=False, failed_check="required", detail=f"missing {', '.join(missing)}")

@@ -23,6 +23,23 @@ STOPWORDS = frozenset(
 )
 
 
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def has_token(text: str, needle: str) -> bool:
+    """`needle` occurs in `text` (both lower case) with no ASCII letter or digit on either side: what
+    `(?<![a-z0-9])needle(?![a-z0-9])` finds, without compiling a pattern per needle (enums may have 100,000)."""
+    if not needle:
+        return False
+    start = text.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        if (start == 0 or text[start - 1] not in _TOKEN_CHARS) and (end == len(text) or text[end] not in _TOKEN_CHARS):
+            return True
+        start = text.find(needle, start + 1)
+    return False
+
+
 def split_identifier(name: str) -> list[str]:
     """`get_user.byID-v2` -> ['get', 'user', 'by', 'id', 'v', '2'] (lower case)."""
     parts: list[str] = []

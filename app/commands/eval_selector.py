@@ -12,6 +12,7 @@ import typer
 from app.audit.evaluation import LabeledCase, evaluate_cases, load_all
 from app.audit.models import Mode
 from app.audit.selection import Selector
+from app.commands.output import Writer, message
 
 LIVE_UNAVAILABLE = "live_model mode is not available in this installation"
 
@@ -24,7 +25,7 @@ def _selector(mode: Mode, *, profile: Path | None, model: str | None, concurrenc
     try:
         from app.llm.factory import build_live_selector
     except ImportError:
-        typer.echo(f"toolchoice: error: {LIVE_UNAVAILABLE}", err=True)
+        message(f"toolchoice: error: {LIVE_UNAVAILABLE}")
         raise typer.Exit(2) from None
     selector: Selector = build_live_selector(model=model, concurrency=concurrency)
     return selector
@@ -41,10 +42,16 @@ def sample(cases: Sequence[LabeledCase], n: int) -> list[LabeledCase]:
 
 
 def eval_selector(
-    cases: Annotated[list[Path], typer.Argument(help="Labeled case files (corpora/labeled format).")],
+    cases: Annotated[
+        list[Path], typer.Argument(help="Labeled case files (corpora/labeled format, or cases naming a server file).")
+    ],
     mode: Annotated[Mode, typer.Option("--mode", help="Which selector to evaluate.")] = Mode.SYNTHETIC,
     profile: Annotated[
         Path | None, typer.Option("--profile", help="Synthetic selector profile (default: selectors/synthetic.yml).")
+    ] = None,
+    servers: Annotated[
+        Path | None,
+        typer.Option("--servers", help="Folder of server files that cases name (default: ../shared/corpora/servers)."),
     ] = None,
     per_file: Annotated[bool, typer.Option("--per-file", help="Also report the metrics of each file.")] = False,
     output: Annotated[Path | None, typer.Option("--output", help="Write the JSON here instead of stdout.")] = None,
@@ -59,16 +66,12 @@ def eval_selector(
     ] = None,
 ) -> None:
     """Run a selector on labeled cases; print accuracy (overall, NO_TOOL, tool, per file) as JSON."""
-    loaded = load_all(cases)  # bad case files fail before any selector is built
+    loaded = load_all(cases, servers_dir=servers)  # bad case files fail before any selector is built
     if sample_size is not None:
         loaded = sample(loaded, sample_size)
     selector = _selector(mode, profile=profile, model=model, concurrency=concurrency)
     report = evaluate_cases(selector, loaded, files=cases, per_file=per_file)
-    text = report.to_json() + "\n"
-    if output is None:
-        typer.echo(text, nl=False)
-    else:
-        output.write_text(text, encoding="utf-8")
+    Writer(output=output).write(report.to_json() + "\n")
 
 
 def register(app: typer.Typer) -> None:

@@ -9,15 +9,17 @@ from typing import Annotated, Any
 import typer
 
 from app.audit.models import ToolSet
+from app.commands.output import NoRedactOpt, Writer, message
 from app.errors import ToolChoiceError
-from app.extract import extract_paths
+from app.extract import ExtractionSummary, extract_paths_summarized
 
 LOCATIONS_KEY = "x-toolchoice-locations"
 FINDINGS_KEY = "x-toolchoice-findings"
+SUMMARY_KEY = "x-toolchoice-summary"
 
 
-def listing(tools: ToolSet, *, side_tables: bool = True) -> dict[str, Any]:
-    """`{"tools": [...]}` exactly as a client receives it, plus the locations and findings beside it."""
+def listing(tools: ToolSet, *, side_tables: bool = True, summary: ExtractionSummary | None = None) -> dict[str, Any]:
+    """`{"tools": [...]}` exactly as a client receives it, plus the locations, findings and summary beside it."""
     out: dict[str, Any] = {"tools": tools.to_mcp()}
     if not side_tables:
         return out
@@ -30,6 +32,8 @@ def listing(tools: ToolSet, *, side_tables: bool = True) -> dict[str, Any]:
         locations[key] = tool.location.model_dump(mode="json", exclude_none=True) if tool.location else None
     out[LOCATIONS_KEY] = locations
     out[FINDINGS_KEY] = [f.model_dump(mode="json", exclude_none=True) for f in tools.load_findings]
+    if summary is not None:
+        out[SUMMARY_KEY] = {**summary.model_dump(mode="json"), "line": summary.line()}
     return out
 
 
@@ -58,30 +62,30 @@ def extract_command(
     tools_only: Annotated[
         bool, typer.Option("--tools-only", help="Print only {\"tools\": [...]}, without locations and findings.")
     ] = False,
+    no_redact: NoRedactOpt = False,
 ) -> None:
     """Read tool definitions from source code without running it; print them as a `tools/list` result."""
+    writer = Writer(no_redact=no_redact, output=output)
     languages: dict[str, str] = {}
     for item in language or []:
         pattern, sep, lang = item.rpartition("=")
         if not sep or not pattern or not lang:
-            typer.echo(f"toolchoice: error: --language {item!r}: expected GLOB=LANGUAGE, e.g. 'bin/*=python'", err=True)
+            message(f"toolchoice: error: --language {item!r}: expected GLOB=LANGUAGE, e.g. 'bin/*=python'")
             raise typer.Exit(2)
         languages[pattern] = lang
     try:
-        tools = extract_paths(paths, root=root, globs=glob or None, languages=languages or None)
+        tools, summary = extract_paths_summarized(paths, root=root, globs=glob or None, languages=languages or None)
     except ToolChoiceError as exc:
-        typer.echo(f"toolchoice: error: {exc}", err=True)
+        message(f"toolchoice: error: {exc}")
         raise typer.Exit(2) from None
     for finding in tools.load_findings:
-        typer.echo(f"{finding.file}:{finding.line}: {finding.rule_id} {finding.message}", err=True)
-    text = json.dumps(listing(tools, side_tables=not tools_only), indent=2, ensure_ascii=False) + "\n"
-    if output is None:
-        typer.echo(text, nl=False)
-        return
+        message(f"{finding.file}:{finding.line}: {finding.rule_id} {finding.message}")
+    message(summary.line())
+    data = listing(tools, side_tables=not tools_only, summary=summary)
     try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        typer.echo(f"toolchoice: error: {output}: cannot be written ({exc.strerror})", err=True)
+        writer.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n", inputs=[data])
+    except ToolChoiceError as exc:
+        message(f"toolchoice: error: {exc}")
         raise typer.Exit(2) from None
 
 

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from app.audit.loader import load_definitions, merge_toolsets
 from app.audit.models import Case, ToolSet
-from app.audit.suite.cases_file import load_cases
 from app.config import RepoConfig, load_config
 from app.errors import DefinitionError, InputError
 
@@ -85,6 +84,8 @@ def _walk(root: Path, config: RepoConfig) -> list[Path]:
 
 
 def load_cases_file(path: Path) -> list[Case]:
+    from app.audit.suite.cases_file import load_cases  # the suite's modules load word forms: only when needed
+
     return load_cases(display_name(path), text=read_text(path))
 
 

@@ -11,8 +11,10 @@ from pydantic import ValidationError
 
 from app.audit.results import Comparison
 from app.commands.inputs import display_name, read_text
+from app.commands.output import Writer
 from app.errors import InputError
 from app.render.json_export import SCHEMA_VERSION
+from app.render.output import Format, render_output
 
 
 def report_command(
@@ -20,7 +22,7 @@ def report_command(
     html: Annotated[Path, typer.Option("--html", help="Write the HTML page to this file.")],
 ) -> None:
     """Render the HTML report page of an audit or a comparison from its JSON export (secrets redacted)."""
-    from app.render.html_page import read_export, render_html
+    from app.render.html_page import read_export
 
     name = display_name(export_file)
     text = read_text(export_file)
@@ -37,11 +39,9 @@ def report_command(
         where = ".".join(str(p) for p in first["loc"]) or "top level"
         raise InputError(f"not a ToolChoice JSON export ({where}: {first['msg']})", file=name) from None
     kind = "comparison" if isinstance(result, Comparison) else "audit"
-    try:
-        html.write_text(render_html(result), encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write the page: {exc.strerror}", file=str(html)) from None
-    typer.echo(f"wrote {html} ({kind}, {result.mode.value})")
+    page = render_output(result, Format.HTML)
+    Writer(output=html).write(page.text, keep=page.keep)
+    Writer().write(f"wrote {html} ({kind}, {result.mode.value})")
 
 
 def register(app: typer.Typer) -> None:

@@ -14,8 +14,9 @@ from app.audit.models import Mode
 from app.audit.rules.ruleset import load_rules
 from app.audit.selection import Selector
 from app.audit.suite.build import build_suite
-from app.commands.audit import CasesOpt, ConfigOpt, InputFormatOpt, IntentsOpt, ModelOpt, ModeOpt, Settings
 from app.commands.inputs import load_inputs, read_text
+from app.commands.options import CasesOpt, CommonOptions, ConfigOpt, InputFormatOpt, IntentsOpt, ModelOpt, ModeOpt
+from app.commands.output import NoRedactOpt, Writer, message
 from app.errors import InputError, SelectorError
 from app.selector_factory import make_selector
 from app.suggest.edits import Edit, apply_edits, locate, unified_diff
@@ -132,11 +133,12 @@ def suggest_command(
     model: ModelOpt = None,
     intents: IntentsOpt = 5,
     input_format: InputFormatOpt = None,
+    no_redact: NoRedactOpt = False,
 ) -> None:
-    """Suggest rewritten descriptions, verified by a rerun of the identical suite; print them as a diff."""
-    settings = Settings(
-        config=config, cases=cases, mode=mode, model=model, concurrency=None, input_format=input_format
-    )
+    """Suggest rewritten descriptions, verified by a rerun of the identical suite; print them as a diff.
+    `--write` edits the files themselves (never redacted: they are the user's own)."""
+    writer = Writer(no_redact=no_redact)
+    settings = CommonOptions(config=config, cases=cases, mode=mode, model=model, input_format=input_format).settings()
     toolset = load_inputs(files, fmt=settings.input_format, config=settings.config)
     if not toolset.tools:
         raise InputError("no tools found in the given files", file=", ".join(str(f) for f in files))
@@ -153,7 +155,7 @@ def suggest_command(
     )
     planned, failed = plan_edits(report)
     text = render_json(report, planned) if fmt == SuggestFormat.JSON else render_text(report, planned, failed)
-    typer.echo(text, nl=False)
+    writer.write(text, inputs=[toolset])
     if write:
         for f in planned:
             if f.edits:
@@ -161,7 +163,7 @@ def suggest_command(
                     f.path.write_text(f.after, encoding="utf-8")
                 except OSError as exc:
                     raise InputError(f"cannot write: {exc.strerror}", file=f.name) from None
-                typer.echo(f"toolchoice: wrote {len(f.edits)} suggestion(s) to {f.name}", err=True)
+                message(f"toolchoice: wrote {len(f.edits)} suggestion(s) to {f.name}")
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,10 @@ Public API (stable; the audit, diff and suggest commands call it for source file
   (`display_name`, else the path as given) and the lines of the tool, its name, its description and each
   parameter description. What cannot be known without running the code becomes a TC090 finding
   ("could not be read statically") in `ToolSet.load_findings`, never a guessed value.
-- `extract_paths(paths, *, root=None, globs=None, languages=None)` -> one ToolSet for files and folders.
+- `extract_paths(paths, *, root=None, globs=None, languages=None)` -> one ToolSet for files and folders;
+  `extract_paths_summarized(...)` -> (that ToolSet, an ExtractionSummary: files read, registration sites found
+  by a line scan, tools read, TC090 count, files with sites but no tool; `summary.line()` is one sentence for a
+  person). A file with registration sites but no tool and no other TC090 gets a TC090 finding of its own.
   Folders are walked (dependency, build and dot folders skipped; test code too unless `globs` are given) in
   sorted order. With `globs`, a file is read
   only when its `/`-separated path relative to `root` (else relative to the folder given) matches one glob:
@@ -20,9 +23,12 @@ Public API (stable; the audit, diff and suggest commands call it for source file
   format); a glob set to a data format ("json", "yaml") leaves those files to the data-file loader.
   FastMCP `mount(sub, namespace=...)` prefixes are applied across the Python files read together.
 - Values defined in other files are read (never run) where the language says where they are: Python constants
-  of modules imported with `from <module> import NAME` (relative, or found above the file), TS/JS constants
-  and zod schemas of relatively imported modules (`import { X } from "./schemas.js"`, `import * as s`), and
-  the constants and mcp-go option helpers (`func WithPagination() mcp.ToolOption`) of a Go package folder.
+  of modules imported with `from <module> import NAME` (relative, or found above the file) and the handlers
+  registered by calls (`mcp.tool(name=...)(handler)`, python_calls.py), TS/JS constants and zod schemas of
+  relatively imported modules (`import { X } from "./schemas.js"`, `import * as s`), and for Go the constants,
+  option helpers and functions of the package folder and of the module's other packages (go.mod): helpers are
+  followed statement by statement with their arguments bound (go_calls.py), types to their declarations for
+  schemas derived from Go structs (go_structs.py).
 
 Nothing is imported, executed, compiled or built: Python is parsed with `ast.parse`, the others with tree-sitter.
 """
@@ -39,9 +45,13 @@ from app.extract.go_package import GoPackage, cached_package
 from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, fastmcp_major, matches, mounting_files, walk
 from app.extract.python_modules import PyModules
 from app.extract.python_source import extract_python
+from app.extract.summary import ExtractionSummary, registration_lines, silent_files, summarize
 from app.extract.ts_modules import Modules
 
-__all__ = ["Language", "detect_language", "extract_file", "extract_paths", "is_source_file"]
+__all__ = [
+    "ExtractionSummary", "Language", "detect_language", "extract_file", "extract_paths", "extract_paths_summarized",
+    "is_source_file",
+]
 
 _EXTENSIONS = {
     ".py": Language.PYTHON,
@@ -105,6 +115,18 @@ def extract_paths(
     """The tools of several files and folders, in path order then source order (see the module docstring).
     `languages` maps globs to a language ("python", "typescript", "javascript", "go") for files whose extension
     does not say it; files it maps to anything else (e.g. "json") are data files and are skipped here."""
+    return extract_paths_summarized(paths, root=root, globs=globs, languages=languages)[0]
+
+
+def extract_paths_summarized(
+    paths: Sequence[Path],
+    *,
+    root: Path | None = None,
+    globs: Sequence[str] | None = None,
+    languages: Mapping[str, str] | None = None,
+) -> tuple[ToolSet, ExtractionSummary]:
+    """extract_paths() and its ExtractionSummary: registration sites found, tools read, TC090 findings, and
+    `summary.line()`, one sentence for a person (it says so when sites exist but no tool was read)."""
     results: list[FileResult] = []
     seen: set[Path] = set()
     context = _Context()
@@ -131,7 +153,8 @@ def extract_paths(
             display = relative if root is not None else str(file)
             results.append(_extract(file, display_name=display, text=None, language=language, context=context))
     apply_cross_file_mounts(results)
-    return _toolset(results)
+    toolset = _toolset(results)
+    return toolset, summarize(results, toolset.load_findings)
 
 
 class _Context:
@@ -154,18 +177,25 @@ class _Context:
 def _extract(
     path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context
 ) -> FileResult:
-    result = _extract_one(path, display_name=display_name, text=text, language=language, context=context)
+    display = display_name if display_name is not None else str(path)
+    from_disk = text is None
+    if text is None:
+        text = _read(path, display)
+    result = _extract_one(path, display_name=display_name, text=text, language=language, context=context,
+                          from_disk=from_disk)
     if path.exists():
         result.path = path.resolve().as_posix()
+    if not result.other_framework:
+        result.sites = registration_lines(text, result.language)
     return result
 
 
 def _extract_one(
-    path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context
+    path: Path, *, display_name: str | None, text: str | None, language: str | None, context: _Context,
+    from_disk: bool = False,
 ) -> FileResult:
     display = display_name if display_name is not None else str(path)
-    if text is None:
-        text = _read(path, display)
+    text = text if text is not None else _read(path, display)
     lang = language or detect_language(path, text)
     if lang is None:
         raise DefinitionError("not a Python, TypeScript, JavaScript or Go source file", file=display)
@@ -174,15 +204,24 @@ def _extract_one(
     except ValueError:
         raise DefinitionError(f"unknown source language {lang!r}", file=display) from None
     if kind is Language.PYTHON:
-        py_modules = context.py_modules.loader(path.resolve()) if path.exists() else None
-        major = (fastmcp_major(path) if path.exists() else None) or 3
-        return extract_python(text, file=display, modules=py_modules, fastmcp_major=major)
+        on_disk = path.exists()
+        py_modules = context.py_modules.loader(path.resolve()) if on_disk else None
+        opener = context.py_modules.opener(path.resolve()) if on_disk else None
+        major = (fastmcp_major(path) if on_disk else None) or 3
+        # Read from disk: the tree its importers may also need, parsed once per run.
+        tree = context.py_modules.tree(path.resolve()) if from_disk else None
+        return extract_python(text, file=display, modules=py_modules, fastmcp_major=major, opener=opener,
+                              origin=path.resolve() if on_disk else None, tree=tree)
     if kind is Language.GO:
         from app.extract.go_source import extract_go
         from app.extract.paths import mcp_go_lists_empty_required
 
         empty_required = mcp_go_lists_empty_required(path) if path.exists() else True
-        return extract_go(text, file=display, empty_required=empty_required, package=context.package(path))
+        from app.extract.go_calls import module_of
+
+        module = module_of(path.resolve().parent) if path.exists() else None
+        return extract_go(text, file=display, empty_required=empty_required, package=context.package(path),
+                          module=module)
     from app.extract.paths import zod_is_v4
     from app.extract.ts_source import extract_ts
 
@@ -215,6 +254,6 @@ def _relative(file: Path, base: Path | None) -> str:
 
 def _toolset(results: Sequence[FileResult]) -> ToolSet:
     tools = [tool for res in results for tool in res.tools()]
-    findings = [f for res in results for f in res.findings]
+    findings = [f for res in results for f in res.findings] + silent_files(results)
     findings.sort(key=lambda f: (f.file or "", f.line or 0, f.message))
     return ToolSet(tools=tools, sources=[res.file for res in results], load_findings=findings)

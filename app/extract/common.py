@@ -58,6 +58,10 @@ class FileResult:
     # Python only: `mount(sub, namespace=...)` calls and `from module import name` imports.
     mounts: list[tuple[str, str, str]] = field(default_factory=list)  # (parent var, child var, prefix)
     imports: dict[str, str] = field(default_factory=dict)  # local name -> "module.name"
+    # Lines that look like tool registration (app/extract/summary.py); left empty for files of another
+    # framework (an agent library's `@agent.tool`), which are not MCP tools.
+    sites: list[int] = field(default_factory=list)
+    other_framework: bool = False
 
     def unresolved(self, what: str, exc: Unresolved, *, tool: str | None = None, parameter: str | None = None) -> None:
         self.findings.append(

@@ -7,8 +7,9 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Unresolved
+from app.extract.go_structs import for_type, handler_types
 from app.extract.go_values import GoScope
-from app.extract.treesitter import fail, short, span, text
+from app.extract.treesitter import call_args, callee, fail, short, span, text
 
 _ANNOTATION_KEYS = {
     "Title": "title",
@@ -29,19 +30,6 @@ _TOOL_KEYS = {
     "RawInputSchema": "inputSchema",
     "RawOutputSchema": "outputSchema",
 }
-
-
-def _args(call: Node) -> list[Node]:
-    return [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
-
-
-def _callee(node: Node) -> str:
-    func = node.child_by_field_name("function")
-    if func is None:
-        return ""
-    if func.type == "selector_expression":
-        return text(func.child_by_field_name("field") or func)
-    return text(func)
 
 
 def annotations_of(node: Node, scope: GoScope, *, go_sdk: bool) -> dict[str, Any]:
@@ -77,6 +65,8 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
     try:
         name = scope.string(fields["Name"])
     except Unresolved as exc:
+        if not scope.env and expand_helper(node, fields["Name"], scope, result, go_sdk=go_sdk):
+            return
         result.unresolved("the name of an mcp.Tool literal", exc)
         return
     name_lines = scope.lines(fields["Name"], or_reference=True)
@@ -90,13 +80,13 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
                 draft.fields[out_key] = annotations_of(value, scope, go_sdk=go_sdk)
             elif key in {"InputSchema", "OutputSchema"} and _wrapped(value, scope) is not None:
                 inner = _wrapped(value, scope)
-                helper = _callee(scope.resolve(value))
+                helper = callee(scope.resolve(value))
                 if helper in scope.schema_helpers:  # a schema helper of this package: apply what it sets
                     draft.fields[out_key] = scope.patched(scope.value(inner), scope.schema_helpers[helper])  # type: ignore[arg-type]
                     continue
                 draft.fields[out_key] = scope.value(inner)  # type: ignore[arg-type]
                 result.unresolved(
-                    f"`{key}` of tool `{name}` passes through `{_callee(scope.resolve(value))}(...)`, which is not "
+                    f"`{key}` of tool `{name}` passes through `{callee(scope.resolve(value))}(...)`, which is not "
                     "defined in this file; only the schema given to it is listed",
                     fail(value, "helper"),
                     tool=name,
@@ -114,6 +104,8 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
         schema = scope.resolve(_wrapped(schema, scope))  # type: ignore[arg-type]
     if schema is not None:
         _schema_lines(schema, scope, draft)
+    if go_sdk and "inputSchema" not in draft.fields:
+        _inferred(node, scope, result, draft)
     if not go_sdk:
         draft.fields.setdefault("annotations", {})
         draft.fields.setdefault("inputSchema", {"type": "object"})
@@ -127,7 +119,7 @@ def _wrapped(node: Node, scope: GoScope) -> Node | None:
         return None
     if target.child_by_field_name("function").type != "identifier":  # type: ignore[union-attr]
         return None
-    args = _args(target)
+    args = call_args(target)
     return args[0] if len(args) == 1 and args[0].type in {"unary_expression", "composite_literal"} else None
 
 
@@ -152,3 +144,71 @@ def _schema_lines(node: Node, scope: GoScope, draft: Draft) -> None:
                     where = scope.lines(fvalue)
                     if where is not None:
                         draft.parameter_lines[pname] = where
+
+
+def _inferred(node: Node, scope: GoScope, result: FileResult, draft: Draft) -> None:
+    """`mcp.AddTool(server, &mcp.Tool{...}, handler)` without an InputSchema: the go-sdk derives the input and
+    output schemas from the handler's input and output types (app/extract/go_structs.py)."""
+    call = node.parent
+    while call is not None and call.type in {"unary_expression", "argument_list"}:
+        call = call.parent
+    func = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+    args = call_args(call) if call is not None and func is not None and text(func).endswith("AddTool") else []
+    if len(args) != 3:
+        return
+    found = handler_types(scope.resolve(args[2]), scope)
+    if found is None:
+        result.unresolved(f"the inputSchema of tool `{draft.name}`", fail(
+            args[2], f"the handler `{short(args[2])}` is not a function of this module"), tool=draft.name)
+        return
+    owner, input_type, output_type = found
+    for key, type_node in (("inputSchema", input_type), ("outputSchema", output_type)):
+        if type_node is None or (key == "outputSchema" and text(type_node) in {"any", "interface{}"}):
+            continue
+        try:
+            draft.fields[key] = for_type(owner, type_node)
+        except Unresolved as exc:
+            result.unresolved(f"the {key} of tool `{draft.name}`", exc, tool=draft.name)
+
+
+def expand_helper(node: Node, name: Node, scope: GoScope, result: FileResult, *, go_sdk: bool) -> bool:
+    """A literal inside a helper whose name is a parameter (`func updateTool(name, description string, ...)`):
+    one tool per call of the helper in the package, read with the parameters bound to that call's arguments
+    (an argument that cannot be read stays unbound; a field that needs it becomes a TC090 finding)."""
+    function = node.parent
+    while function is not None and function.type != "function_declaration":
+        function = function.parent
+    helper = function.child_by_field_name("name") if function is not None else None
+    name = scope.resolve(name)
+    if helper is None or scope.package is None or name.type != "identifier":
+        return False
+    params = [text(n) for p in (function.child_by_field_name("parameters") or function).named_children  # type: ignore[union-attr]
+              if p.type == "parameter_declaration" for n in p.children_by_field_name("name")]
+    calls = scope.package.calls_of(text(helper))
+    if text(name) not in params or not calls:
+        return False
+    for call in calls:
+        env: dict[str, Any] = {}
+        for param, arg in zip(params, call_args(call), strict=False):
+            try:
+                env[param] = scope.value(arg)
+            except Unresolved:
+                continue
+        before = len(result.drafts)
+        tool_literal(node, scope.bound(env, depth=1), result, go_sdk=go_sdk)
+        if len(result.drafts) > before:  # its text may come from the call's arguments, not the helper's lines
+            result.drafts[-1].description_lines = None
+        where = span(call) if _same_file(call, scope.root) else None
+        if len(result.drafts) > before and where is not None:  # the call names the tool: point at it
+            result.drafts[-1].tool_lines = where
+            position = params.index(text(name))
+            result.drafts[-1].name_lines = span(call_args(call)[position]) if position < len(call_args(call)) else where
+    return True
+
+
+def _same_file(node: Node, root: Node) -> bool:
+    """True when `node` (from the package's own parse) lies in the file being read, parsed as `root`."""
+    top = node
+    while top.parent is not None:
+        top = top.parent
+    return top.end_byte == root.end_byte and top.text == root.text

@@ -12,6 +12,9 @@ from app.extract.treesitter import captures, text
 
 _FUNCTIONS = {"function_declaration", "method_declaration", "func_literal"}
 _DECLARATIONS = "(short_var_declaration) @d"
+# Values a later statement cannot change in place (only a reassignment could, which is looked for).
+_IMMUTABLE = {"interpreted_string_literal", "raw_string_literal", "int_literal", "float_literal", "binary_expression",
+              "call_expression", "selector_expression", "true", "false"}
 
 
 class LocalVariables:
@@ -19,6 +22,7 @@ class LocalVariables:
 
     schema_helpers: dict[str, list[tuple[str, Node]]]
     patches: dict[int, list[tuple[str, Node]]]
+    map_patches: dict[int, list[tuple[str, Node]]]
     _locals: dict[tuple[int, str], Node | None]
 
     def string(self, node: Node) -> str:  # provided by GoScope
@@ -50,6 +54,8 @@ class LocalVariables:
         value: Node | None = None
         uses = 0
         patches: list[tuple[str, Node]] = []
+        entries: list[tuple[str, Node]] = []
+        declarations, changed = 0, False
         stack = [body]
         while stack:
             node = stack.pop()
@@ -61,15 +67,48 @@ class LocalVariables:
                 right = node.child_by_field_name("right") or node.child_by_field_name("value")
                 if left is not None and right is not None and text(left) == name and len(right.named_children) == 1:
                     value = right.named_children[0]
+                    declarations += 1
+            if _changes(node, name):
+                changed = True
+            entry = self._map_entry(node, name)
+            if entry is not None:
+                entries.append(entry)
+                continue
             patch = self._patch(node, name)
             if patch is not None:
                 patches.extend(patch)
                 continue
             stack.extend(reversed(node.named_children))
+        if value is not None and declarations == 1 and not changed and not patches and not entries and \
+                value.type in _IMMUTABLE:
+            return value  # a text or number written once and never changed: the same at every use
         if value is None or uses != 2:  # the declaration and the reference being resolved
             return None
         self.patches[value.id] = patches
+        self.map_patches[value.id] = entries
         return value
+
+    def _map_entry(self, node: Node, name: str) -> tuple[str, Node] | None:
+        """`name["k"] = v` on a local map (`props := make(map[string]*jsonschema.Schema)`): ("k", v);
+        `maps.Copy(name, other)`: ("", other), every entry of `other`."""
+        call = node.named_children[0] if node.type == "expression_statement" and node.named_children else None
+        if call is not None and call.type == "call_expression" and text(call.child_by_field_name("function") or call) \
+                == "maps.Copy":
+            args = [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
+            return ("", args[1]) if len(args) == 2 and text(args[0]) == name else None
+        if node.type != "assignment_statement":
+            return None
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        target = left.named_children[0] if left is not None and len(left.named_children) == 1 else None
+        if target is None or target.type != "index_expression" or right is None or len(right.named_children) != 1:
+            return None
+        operand, index = target.child_by_field_name("operand"), target.child_by_field_name("index")
+        if operand is None or text(operand) != name or index is None:
+            return None
+        try:
+            return self.string(index), right.named_children[0]
+        except Unresolved:
+            return None
 
     def _patch(self, node: Node, name: str) -> list[tuple[str, Node]] | None:
         """Properties set by a statement `Helper(name)` or `name.Properties["k"] = v`; None for other nodes."""
@@ -93,3 +132,13 @@ class LocalVariables:
                         return None
         return None
 
+
+def _changes(node: Node, name: str) -> bool:
+    """True for a statement that assigns `name` again (`name = ...`, `name += ...`, `name++`) or takes `&name`."""
+    if node.type in {"assignment_statement", "inc_statement", "dec_statement"}:
+        left = node.child_by_field_name("left") or (node.named_children[0] if node.named_children else None)
+        return left is not None and re.match(rf"{re.escape(name)}\b", text(left)) is not None
+    if node.type == "unary_expression" and text(node.child_by_field_name("operator") or node) == "&":
+        operand = node.child_by_field_name("operand")
+        return operand is not None and text(operand) == name
+    return False

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
+from app.extract.go_calls import imports_of, type_specs
 from app.extract.go_values import GoScope
-from app.extract.treesitter import parser, text
+from app.extract.treesitter import captures, parser, text
 
 
 @dataclass
@@ -21,9 +22,25 @@ class GoPackage:
     helpers: dict[str, list[Node]] = field(default_factory=dict)
     # go-sdk schema helper name -> properties it sets: `func H(s *jsonschema.Schema) *jsonschema.Schema`.
     schema_helpers: dict[str, list[tuple[str, Node]]] = field(default_factory=dict)
+    # Function name -> its declaration and the imports of its file (helpers followed by go_calls).
+    functions: dict[str, tuple[Node, dict[str, str]]] = field(default_factory=dict)
+    types: dict[str, tuple[Node, dict[str, str]]] = field(default_factory=dict)  # type name -> its type, imports
+    imports: dict[str, str] = field(default_factory=dict)  # of all its files
     trees: list[Tree] = field(default_factory=list)  # keeps the nodes' trees alive
+    _calls: dict[str, list[Node]] | None = None
+
+    def calls_of(self, name: str) -> list[Node]:
+        """The calls `name(...)` made anywhere in the package (indexed once)."""
+        if self._calls is None:
+            self._calls = {}
+            for tree in self.trees:
+                found = captures("go", _CALLS, tree.root_node).get("call", [])
+                for call in sorted(found, key=lambda n: n.start_byte):
+                    self._calls.setdefault(text(call.child_by_field_name("function")), []).append(call)  # type: ignore[arg-type]
+        return self._calls.get(name, [])
 
 
+_CALLS = "(call_expression function: (identifier)) @call"
 # Package indexes by folder, reused while the folder's .go files are unchanged (extract_file per file of a
 # large package would otherwise parse the package once per file).
 _CACHE: dict[Path, tuple[tuple[tuple[str, int, int], ...], GoPackage]] = {}
@@ -61,7 +78,12 @@ def index_package(folder: Path) -> GoPackage:
         tree = parser("go").parse(source)
         package.trees.append(tree)
         package.constants.update(GoScope(tree.root_node).nodes)
+        imports = imports_of(tree.root_node)
+        package.imports.update(imports)
+        package.types.update({name: (node, imports) for name, node in type_specs(tree.root_node).items()})
         for decl in tree.root_node.named_children:
+            if decl.type == "function_declaration" and decl.child_by_field_name("name") is not None:
+                package.functions[text(decl.child_by_field_name("name"))] = (decl, imports)  # type: ignore[arg-type]
             if decl.type == "function_declaration":
                 options = _helper_options(decl)
                 name = decl.child_by_field_name("name")

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
+from app.extract.go_calls import GoModule
 from app.extract.go_literals import annotations_of, tool_literal
-from app.extract.go_package import GoPackage
+from app.extract.go_package import GoPackage, cached_package
 from app.extract.go_values import GoScope
-from app.extract.treesitter import captures, fail, parser, short, span, text
+from app.extract.treesitter import call_args, callee, captures, fail, parser, short, span, text
 
 # mcp-go's NewTool starts every tool with these annotations (WithToolAnnotation replaces them all).
 MCP_GO_DEFAULT_ANNOTATIONS = {
@@ -65,43 +67,54 @@ _ITEM_OPTS = {
 }
 
 
-_TOOL_TYPES = {"mcp.Tool"}
+# `mcp.Tool` and the `Tool` types of other packages (wrapper types such as `api.Tool` with the same fields).
+_TOOL_TYPE = re.compile(r"^(?:\w+\.)?Tool$")
+_TOOL_LIST = re.compile(r"^\[\]\*?(?:\w+\.)?Tool$")
 _IMPORTS = "(import_spec path: (_) @path)"
-_TOOL_LISTS = {"[]*mcp.Tool", "[]mcp.Tool"}
-# `x.NewTool(...)` calls and composite literals of a qualified `Tool` type or a slice of them.
+# `x.NewTool(...)` calls and composite literals of a `Tool` type (qualified or this package's) or a slice of them.
 _CANDIDATES = """
 (call_expression function: (selector_expression field: (field_identifier) @f (#eq? @f "NewTool"))) @new
 (composite_literal type: (qualified_type name: (type_identifier) @t (#eq? @t "Tool"))) @literal
+(composite_literal type: (type_identifier) @u (#eq? @u "Tool")) @literal
 (composite_literal type: (slice_type) @s (#match? @s "Tool$")) @literal
 """
 
 
 def extract_go(
-    source: str, *, file: str, empty_required: bool = True, package: GoPackage | None = None
+    source: str, *, file: str, empty_required: bool = True, package: GoPackage | None = None,
+    module: GoModule | None = None,
 ) -> FileResult:
     """Tools defined in one Go file. With `package`, constants and option helpers of the package's other files
-    are used; what stays unknown becomes TC090 findings.
+    are used, with `module` the helpers of the module's packages; what stays unknown becomes TC090 findings.
     `empty_required`: mcp-go v0.44+ lists `"required": []` when no parameter is required."""
     result = FileResult(file=file, language=Language.GO)
     tree = parser("go").parse(source.encode("utf-8"))
-    scope = GoScope(tree.root_node)
+    scope = GoScope(tree.root_node, module=module)
     helpers: dict[str, list[Node]] = {}
     if package is not None:
         scope.nodes = {**package.constants, **scope.nodes}
+        scope.functions = package.functions
+        scope.types = {**package.types, **scope.types}
+        scope.load_package = cached_package
+        scope.package = package
         helpers = package.helpers
         scope.schema_helpers = package.schema_helpers
     go_sdk = "modelcontextprotocol/go-sdk" in source
     found = captures("go", _CANDIDATES, tree.root_node)
     # `x.NewTool(...)` is mcp-go's only where an MCP package is imported (other libraries have NewTool too).
     imports = [text(p) for p in captures("go", _IMPORTS, tree.root_node).get("path", [])]
-    new_tools = found.get("new", []) if any("mcp" in path.lower() for path in imports) else []
+    speaks_mcp = any("mcp" in path.lower() for path in imports)
+    new_tools = found.get("new", []) if speaks_mcp else []
+    candidates = [n for n in found.get("literal", [])
+                  if _mcp_tool_type(text(n.child_by_field_name("type") or n), scope)]
+    result.other_framework = not speaks_mcp and not candidates
     for node in new_tools:
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
             _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
-    for node in found.get("literal", []):
+    for node in candidates:
         kind = text(node.child_by_field_name("type") or node)
-        literals = [node] if kind in _TOOL_TYPES else []
-        if kind in _TOOL_LISTS:
+        literals = [node] if _TOOL_TYPE.match(kind) else []
+        if _TOOL_LIST.match(kind):
             for element in (node.child_by_field_name("body") or node).named_children:
                 inner = element.named_children[0] if element.named_children else element
                 if inner.type == "literal_value":
@@ -113,23 +126,20 @@ def extract_go(
     return result
 
 
-def _args(call: Node) -> list[Node]:
-    return [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
-
-
-def _callee(node: Node) -> str:
-    func = node.child_by_field_name("function")
-    if func is None:
-        return ""
-    if func.type == "selector_expression":
-        return text(func.child_by_field_name("field") or func)
-    return text(func)
+def _mcp_tool_type(kind: str, scope: GoScope) -> bool:
+    """`x.Tool` of an MCP package, or a `Tool` type declared in this module (a wrapper with the same fields);
+    not the `Tool` of another library (an LLM SDK's)."""
+    qualifier, _, _name = kind.lstrip("[]*").rpartition(".")
+    if not qualifier:
+        return "Tool" in scope.types
+    path = scope.imports.get(qualifier, qualifier)  # not imported (a fragment): its own name says
+    return "mcp" in path.lower() or (scope.module is not None and scope.module.folder(path) is not None)
 
 
 def _new_tool(
     call: Node, scope: GoScope, result: FileResult, *, empty_required: bool, helpers: dict[str, list[Node]]
 ) -> None:
-    args = _args(call)
+    args = call_args(call)
     if not args:
         return
     try:
@@ -144,17 +154,17 @@ def _new_tool(
     options = list(args[1:])
     while options:
         option = options.pop(0)
-        opt = _callee(option) if option.type == "call_expression" else ""
+        opt = callee(option) if option.type == "call_expression" else ""
         func = option.child_by_field_name("function") if option.type == "call_expression" else None
-        if func is not None and func.type == "identifier" and opt in helpers and not _args(option):
+        if func is not None and func.type == "identifier" and opt in helpers and not call_args(option):
             options[:0] = helpers[opt]  # an option helper of this package: apply what it applies
             continue
         try:
             if opt == "WithDescription":
-                draft.fields["description"] = scope.string(_args(option)[0])
-                draft.description_lines = scope.lines(_args(option)[0])
+                draft.fields["description"] = scope.string(call_args(option)[0])
+                draft.description_lines = scope.lines(call_args(option)[0])
             elif opt == "WithToolTitle":
-                draft.fields["title"] = scope.string(_args(option)[0])
+                draft.fields["title"] = scope.string(call_args(option)[0])
             elif opt in _PARAM_TYPES:
                 problems: list[tuple[str, Unresolved]] = []
                 _param(option, _PARAM_TYPES[opt], scope, draft, props, required, problems)
@@ -162,11 +172,11 @@ def _new_tool(
                     result.unresolved(f"parameter `{pname}` of tool `{name}` (left out)", problem, tool=name,
                                       parameter=pname)
             elif opt in _HINTS:
-                annotations[_HINTS[opt]] = scope.value(_args(option)[0])
+                annotations[_HINTS[opt]] = scope.value(call_args(option)[0])
             elif opt == "WithToolAnnotation":
-                annotations = annotations_of(_args(option)[0], scope, go_sdk=False)
+                annotations = annotations_of(call_args(option)[0], scope, go_sdk=False)
             elif opt in {"WithRawInputSchema", "WithInputSchema"}:
-                draft.fields["inputSchema"] = scope.value(_args(option)[0])
+                draft.fields["inputSchema"] = scope.value(call_args(option)[0])
             else:
                 why = f"the option `{short(option)}` is neither mcp-go's nor a helper read from this package"
                 raise fail(option, why)
@@ -185,7 +195,7 @@ def _param(
     option: Node, kind: str | None, scope: GoScope, draft: Draft, props: dict[str, Any], required: list[str],
     problems: list[tuple[str, Unresolved]],
 ) -> None:
-    args = _args(option)
+    args = call_args(option)
     pname = scope.string(args[0])
     schema: dict[str, Any] = {"type": kind} if kind else {}
     if kind == "object":
@@ -200,8 +210,8 @@ def _param(
 
 def _property_option(prop_opt: Node, pname: str, schema: dict[str, Any], scope: GoScope, draft: Draft,
                      required: list[str]) -> None:
-    opt = _callee(prop_opt) if prop_opt.type == "call_expression" else ""
-    values = _args(prop_opt)
+    opt = callee(prop_opt) if prop_opt.type == "call_expression" else ""
+    values = call_args(prop_opt)
     if opt == "Required":
         required.append(pname)
     elif opt == "Enum":
@@ -209,13 +219,13 @@ def _property_option(prop_opt: Node, pname: str, schema: dict[str, Any], scope: 
     elif opt in _ITEM_OPTS:
         items: dict[str, Any] = {"type": _ITEM_OPTS[opt]}
         for sub in values:
-            key = _PROP_KEYS.get(_callee(sub))
-            if _callee(sub) == "Enum":
-                items["enum"] = [scope.value(v) for v in _args(sub)]
+            key = _PROP_KEYS.get(callee(sub))
+            if callee(sub) == "Enum":
+                items["enum"] = [scope.value(v) for v in call_args(sub)]
             elif key is None:
                 raise fail(sub, f"the item option `{short(sub)}`")
             else:
-                items[key] = scope.value(_args(sub)[0])
+                items[key] = scope.value(call_args(sub)[0])
         schema["items"] = items
     elif opt == "WithStringEnumItems":
         schema["items"] = {"type": "string", "enum": scope.value(values[0])}

@@ -3,16 +3,16 @@ literals of jsonschema.Schema and maps, and the default text of `t("KEY", "defau
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from tree_sitter import Node
 
-from app.audit.models import LineRange
 from app.extract.common import Unresolved
+from app.extract.go_calls import GoModule, HelperCalls, imports_of, type_specs
+from app.extract.go_known import KnownCalls
 from app.extract.go_locals import LocalVariables
-from app.extract.treesitter import fail, local_span, short, text, unescape
+from app.extract.go_structs import for_type, generic_for
+from app.extract.treesitter import ValueLines, fail, short, text, unescape
 
 # jsonschema.Schema (google/jsonschema-go) and mcp-go ToolInputSchema fields -> JSON keys.
 SCHEMA_FIELDS = {
@@ -50,18 +50,28 @@ SCHEMA_FIELDS = {
     "Ref": "$ref",
     "Schema": "$schema",
 }
-_KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_COMPARISONS = {"==", "!=", "&&", "||"}
 
 
-class GoScope(LocalVariables):
-    """Package-level `const`/`var` declarations of one file."""
+class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
+    """Package-level `const`/`var` declarations of one file; with `module` and `functions`, the helpers of the
+    module are followed (app/extract/go_calls.py)."""
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, root: Node, *, module: GoModule | None = None) -> None:
         self.root = root
+        self.module = module
+        self.imports = imports_of(root)
+        self.functions: dict[str, tuple[Node, dict[str, str]]] = {}
+        self.types = {name: (node, self.imports) for name, node in type_specs(root).items()}
+        self.env: dict[str, Any] = {}
+        self.depth = 0
+        self.load_package = None
+        self.package: Any = None  # the GoPackage this file belongs to, when read from disk
         # Schema helpers of the package: name -> properties it sets (`schema.Properties["page"] = ...`).
         self.schema_helpers: dict[str, list[tuple[str, Node]]] = {}
         # Properties set on a local schema variable between its declaration and its use, by value node id.
         self.patches: dict[int, list[tuple[str, Node]]] = {}
+        self.map_patches: dict[int, list[tuple[str, Node]]] = {}
         self._locals: dict[tuple[int, str], Node | None] = {}
         self.nodes: dict[str, Node] = {}
         for decl in root.named_children:
@@ -75,18 +85,13 @@ class GoScope(LocalVariables):
                 for name, value in zip(names, exprs, strict=False):
                     self.nodes[text(name)] = value
 
-    def lines(self, node: Node, *, or_reference: bool = False) -> LineRange | None:
-        """Where the value of `node` is written in this file (None when another file holds it); with
-        `or_reference`, the reference itself when the value lives elsewhere."""
-        if or_reference:
-            return local_span(self.root, self.resolve(node), node)
-        return local_span(self.root, self.resolve(node))
-
     def resolve(self, node: Node) -> Node:
         seen: set[str] = set()
         while True:
             if node.type in {"parenthesized_expression", "literal_element"} and node.named_children:
                 node = node.named_children[0]
+            elif node.type == "identifier" and text(node) in self.env:
+                return node
             elif node.type == "identifier" and text(node) in self.nodes and text(node) not in seen:
                 seen.add(text(node))
                 node = self.nodes[text(node)]
@@ -98,10 +103,12 @@ class GoScope(LocalVariables):
 
     def value(self, node: Node) -> Any:
         target = self.resolve(node)
+        if target.type == "identifier" and text(target) in self.env:
+            return self.env[text(target)]
         if target is node or node.type != "identifier":
-            return self.patched(self._value(target), self.patches.get(target.id, []))
+            return self._entries(self.patched(self._value(target), self.patches.get(target.id, [])), target)
         try:
-            return self.patched(self._value(target), self.patches.get(target.id, []))
+            return self._entries(self.patched(self._value(target), self.patches.get(target.id, [])), target)
         except Unresolved as exc:
             line = node.start_point[0] + 1
             where = f" (line {exc.line})" if exc.line != line else ""
@@ -123,6 +130,10 @@ class GoScope(LocalVariables):
             return kind == "true"
         if kind == "nil":
             return None
+        if kind == "selector_expression" and self.module is not None:
+            return self.qualified(node)
+        if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) in _COMPARISONS:
+            return self.compare(node)
         if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) == "+":
             left = self.value(node.child_by_field_name("left"))  # type: ignore[arg-type]
             right = self.value(node.child_by_field_name("right"))  # type: ignore[arg-type]
@@ -133,17 +144,30 @@ class GoScope(LocalVariables):
             op = text(node.child_by_field_name("operator") or node)
             if operand is not None and op == "&":
                 return self.value(operand)
+            if operand is not None and op == "!" and isinstance(negated := self.value(operand), bool):
+                return not negated
             if operand is not None and op == "-":
                 number = self.value(operand)
                 if isinstance(number, (int, float)):
                     return -number
         if kind == "composite_literal":
             return self.composite(node)
+        if kind in {"call_expression", "type_conversion_expression"} and generic_for(node) is not None:
+            return for_type(self, generic_for(node)), None  # type: ignore[arg-type]  # jsonschema.For[T](opts)
         if kind == "call_expression":
             return self._call(node)
         if kind == "literal_value":
             return self._literal_value(node, schema=True)
         raise fail(node, f"`{short(node)}` is computed at run time")
+
+    def _entries(self, value: Any, target: Node) -> Any:
+        """A local map with the entries later statements set on it."""
+        entries = self.map_patches.get(target.id)
+        if entries and isinstance(value, dict):
+            value = dict(value)
+            for key, node in entries:  # key "": all entries of another map (`maps.Copy`)
+                value.update((self.value(node) or {}) if key == "" else {key: self._element(node, schema=True)})
+        return value
 
     def patched(self, schema: Any, patches: list[tuple[str, Node]]) -> Any:
         """`schema` with the properties a helper or later statements set on it."""
@@ -152,6 +176,10 @@ class GoScope(LocalVariables):
             for key, node in patches:
                 properties[key] = self._element(node, schema=True)
         return schema
+
+    def json_key(self, field: str) -> str:
+        """The JSON key of a jsonschema.Schema field (`Properties` -> "properties"); other names as written."""
+        return SCHEMA_FIELDS.get(field, field)
 
     def string(self, node: Node) -> str:
         value = self.value(node)
@@ -166,7 +194,10 @@ class GoScope(LocalVariables):
             raise fail(node, "an empty composite literal")
         schema = kind.endswith(("Schema", "ToolInputSchema", "ToolOutputSchema", "ToolArgumentsSchema"))
         if kind.startswith(("[]", "map[")) or kind.endswith("Meta") or schema:
-            return self._literal_value(body, schema=schema, as_list=kind.startswith("[]"))
+            value = self._literal_value(body, schema=schema, as_list=kind.startswith("[]"))
+            if kind.endswith("jsonschema.Schema") and isinstance(value, dict):  # every field is `omitempty`
+                value = {k: v for k, v in value.items() if v is not None and not (k == "required" and v == [])}
+            return value
         raise fail(node, f"a `{kind}` value")
 
     def fields(self, body: Node) -> list[tuple[str, Node, Node]]:
@@ -214,54 +245,11 @@ class GoScope(LocalVariables):
             return self._literal_value(node, schema=schema)
         return self.value(node)
 
-    def _call(self, node: Node) -> Any:
-        func = node.child_by_field_name("function")
-        args = [a for a in (node.child_by_field_name("arguments") or node).named_children if a.type != "comment"]
-        name = text(func) if func is not None else ""
-        if func is not None and func.type == "identifier" and len(args) == 2:
-            key = self.resolve(args[0])
-            if key.type == "interpreted_string_literal" and _KEY.match(self.string(key)):
-                return self.value(args[1])  # translation helper: the listed text is the default
-        if name.endswith(("Ptr", "ToBoolPtr", "BoolPtr", "IntPtr", "Float64Ptr")) and len(args) == 1:
-            return self.value(args[0])
-        if name in {"json.RawMessage", "[]byte"} and len(args) == 1:
-            raw = self.value(args[0])
-            try:
-                return json.loads(raw)
-            except (TypeError, ValueError):
-                raise fail(node, "a json.RawMessage that is not JSON") from None
-        if name in {"float64", "int", "int64", "string", "bool"} and len(args) == 1:
-            return self.value(args[0])
-        if name == "fmt.Sprintf" and args:
-            return _sprintf(self.string(args[0]), [self.value(a) for a in args[1:]], node)
-        raise fail(node, f"`{short(node)}` is computed at run time")
-
-
-def _sprintf(fmt: str, values: list[Any], node: Node) -> str:
-    """fmt.Sprintf with %s, %d, %v and %% over constant arguments; other verbs are not guessed."""
-    out: list[str] = []
-    rest = iter(values)
-    parts = re.split(r"(%[%sdvq])", fmt)
-    for part in parts:
-        if part == "%%":
-            out.append("%")
-        elif part in {"%s", "%d", "%v", "%q"}:
-            value = next(rest, None)
-            if value is None or isinstance(value, (dict, list)) or (part == "%d" and not isinstance(value, int)):
-                raise fail(node, "a fmt.Sprintf whose arguments do not fit its verbs")
-            text_value = ("true" if value else "false") if isinstance(value, bool) else str(value)
-            out.append(json.dumps(text_value) if part == "%q" else text_value)
-        elif "%" in part:
-            raise fail(node, f"a fmt.Sprintf verb in {part!r}")
-        else:
-            out.append(part)
-    if next(rest, None) is not None:
-        raise fail(node, "a fmt.Sprintf with extra arguments")
-    return "".join(out)
 
 
 def _schema_bool(value: Any) -> Any:
-    if value == {"not": {}}:
+    """jsonschema-go marshals an empty schema as `true` and `{Not: {}}` as `false`."""
+    if value in ({"not": {}}, {"not": True}):
         return False
     if value == {}:
         return True

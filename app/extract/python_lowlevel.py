@@ -6,8 +6,9 @@ import ast
 from typing import Any
 
 from app.extract.common import Draft, FileResult, Unresolved
+from app.extract.python_ast import dotted, keyword, node_lines
 from app.extract.python_types import TypeReader
-from app.extract.python_values import Constants, dotted, keyword, node_lines
+from app.extract.python_values import Constants
 
 
 class LiteralReader:

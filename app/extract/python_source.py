@@ -5,81 +5,90 @@ from __future__ import annotations
 import ast
 import inspect
 import re
-from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded, lines
+from app.extract.python_ast import dotted, keyword, last_name, node_lines, statements, walk
+from app.extract.python_calls import CallRegistrations, Handlers, Opener
 from app.extract.python_docstrings import parse_docstring
+from app.extract.python_imports import OTHER_FRAMEWORKS, imports_any, imports_sdk_fastmcp, speaks_mcp
+from app.extract.python_loops import bound, loop_bindings
 from app.extract.python_lowlevel import LiteralReader
-from app.extract.python_mounts import apply_mounts, read_mount
+from app.extract.python_mounts import apply_mounts, listing_overrides, read_mount
+from app.extract.python_results import ResultFields
 from app.extract.python_types import TypeReader
-from app.extract.python_values import Constants, ModuleLoader, dotted, keyword, node_lines, statements, walk
+from app.extract.python_values import Constants, ModuleLoader
 
 # Parameter annotations FastMCP injects rather than lists.
 _INJECTED = {"Context", "FastMCPContext", "RequestContext"}
-# Return types that produce no outputSchema (MCP content, FastMCP media and results).
-_CONTENT_TYPES = {
-    "TextContent",
-    "ImageContent",
-    "AudioContent",
-    "EmbeddedResource",
-    "ResourceLink",
-    "Image",
-    "Audio",
-    "File",
-    "ToolResult",
-    "CallToolResult",
-    "ContentBlock",
-}
-
-
 # Text that shows a file registers tools with calls (not only decorators): then every call is looked at.
 _CALL_MARKERS = ("Tool(", "mount(", "import_server(", "add_tool(", "from_function(")
-_TOOL_CALL = re.compile(r"\.tool\(\s*[A-Za-z_]\w*\s*[,)]")
+# `x.tool(fn, ...)` and the call form `x.tool(name=...)(fn)`.
+_TOOL_CALL = re.compile(r"\.tool\(\s*[A-Za-z_][\w.]*\s*[,)]|\.tool\((?:[^()]|\([^()]*\))*\)\s*\(")
 
 
 def extract_python(
-    text: str, *, file: str, modules: ModuleLoader | None = None, fastmcp_major: int = 3
+    text: str, *, file: str, modules: ModuleLoader | None = None, fastmcp_major: int = 3, opener: Opener | None = None,
+    origin: Path | None = None, tree: ast.Module | None = None,
 ) -> FileResult:
     """Tools defined in one Python file; unreadable parts become TC090 findings. `modules` reads the constants
-    of modules it imports from; `fastmcp_major` is the project's FastMCP version (2 and 3 list differently)."""
+    of modules it imports from, `opener` their functions (handlers registered by calls); `fastmcp_major` is the
+    project's FastMCP version (2 and 3 list differently); `origin` the file's absolute path, if on disk; `tree`
+    the text already parsed."""
     result = FileResult(file=file, language=Language.PYTHON)
     try:
-        tree = ast.parse(text)
+        tree = tree if tree is not None else ast.parse(text)
     except SyntaxError as exc:
         result.findings.append(_syntax_finding(exc, file))
         return result
-    reader = _Reader(tree, result, modules=modules, fastmcp_major=fastmcp_major)
+    reader = _Reader(tree, result, modules=modules, fastmcp_major=fastmcp_major, opener=opener, origin=origin)
+    result.other_framework = reader.other_framework and not reader.speaks_mcp
+    if reader.speaks_mcp and "list_tools" in text:
+        listing_overrides(tree, result)
     # Calls matter only for Tool(...) literals and mounts; without them, statements alone are walked (faster).
     reader.run(calls=any(marker in text for marker in _CALL_MARKERS) or _TOOL_CALL.search(text) is not None)
     return result
 
 
-class _Reader:
+class _Reader(CallRegistrations, ResultFields):
     def __init__(
-        self, tree: ast.Module, result: FileResult, *, modules: ModuleLoader | None, fastmcp_major: int
+        self, tree: ast.Module, result: FileResult, *, modules: ModuleLoader | None, fastmcp_major: int,
+        opener: Opener | None = None, sdk_flavour: bool | None = None, origin: Path | None = None,
     ) -> None:
         self.tree = tree
         self.result = result
         self.constants = Constants(tree, modules=modules)
         # The MCP SDK's own FastMCP lists pydantic titles; the standalone `fastmcp` package prunes them.
-        self.sdk_flavour = _imports_sdk_fastmcp(tree)
-        self.speaks_mcp = _speaks_mcp(tree)
-        self.other_framework = _imports_any(tree, _OTHER_FRAMEWORKS)
+        self.sdk_flavour = imports_sdk_fastmcp(tree) if sdk_flavour is None else sdk_flavour
+        self.speaks_mcp = speaks_mcp(tree)
+        self.other_framework = imports_any(tree, OTHER_FRAMEWORKS)
         # The standalone package's major version (from the project's lock or requirements); 0 for the SDK's.
         self.fastmcp_major = 0 if self.sdk_flavour else fastmcp_major
         self.types = TypeReader(tree, self.constants, titles=self.sdk_flavour)
         self.literals = LiteralReader(self.constants, self.types, TypeReader(tree, self.constants, titles=True),
                                       result)
+        self.opener = opener
+        self.origin = origin
+        self._handlers: Handlers | None = None
+        self._others: dict[Path, _Reader] = {}
+        self._from_function: set[str] | None = None
+        self.loops: dict[int, list[dict[str, ast.expr]]] = {}
+        self.inner: set[int] = set()
 
     def run(self, *, calls: bool = True) -> None:
         kinds = (ast.ImportFrom, ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
         nodes = [n for n in (walk(self.tree) if calls else statements(self.tree)) if isinstance(n, kinds)]
+        if calls:
+            self.loops = loop_bindings(self.tree, self.constants)
+            # `add_tool(Tool.from_function(...))` is one tool: the inner call is read through the outer one.
+            self.inner = {id(n.args[0]) for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                          and n.func.attr == "add_tool" and n.args and isinstance(n.args[0], ast.Call)}
         for node in nodes:
             if isinstance(node, ast.ImportFrom) and node.module:
                 for alias in node.names:
                     self.result.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-            elif isinstance(node, ast.Call):
+            elif isinstance(node, ast.Call) and self.speaks_mcp:  # not `requests.Session().mount(...)`
                 mount = read_mount(node, self.constants, self.result)
                 if mount is not None:
                     self.result.mounts.append(mount)
@@ -87,9 +96,12 @@ class _Reader:
         for node in nodes:
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Call)):
                 continue
-            with guarded(self.result, node.lineno, node.end_lineno):
-                for draft in self._candidates(node, nodes):
-                    found.append((node.lineno, draft))
+            variants: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Call] = [
+                bound(node, b) for b in self.loops.get(id(node), [])] if isinstance(node, ast.Call) else []
+            for each in variants or [node]:
+                with guarded(self.result, node.lineno, node.end_lineno):
+                    for draft in self._candidates(each):
+                        found.append((node.lineno, draft))
         self.result.drafts.extend(d for _, d in sorted(found, key=lambda item: item[0]))
         local = {d.server for d in self.result.drafts}
         renamed: dict[str, str] = {}
@@ -100,9 +112,7 @@ class _Reader:
                 renamed[before] = draft.name
         self.result.rename_findings(renamed)
 
-    def _candidates(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Call, nodes: Sequence[ast.AST]
-    ) -> list[Draft]:
+    def _candidates(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Call) -> list[Draft]:
         """The tools one function or call defines (a function may carry several tool decorators)."""
         if isinstance(node, ast.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "Tool":
             # langchain and others have `Tool(name=...)` too; MCP's has an inputSchema or comes from an MCP import.
@@ -112,33 +122,10 @@ class _Reader:
         elif self.other_framework and not self.speaks_mcp:
             return []  # `@agent.tool` of pydantic-ai and the like: not MCP tools
         elif isinstance(node, ast.Call):
-            drafts = [self._registered(node, nodes)]
+            drafts = [self._registered(node)]
         else:
             drafts = [self._decorated(node, deco) for deco in node.decorator_list]
         return [d for d in drafts if d is not None]
-
-    def _registered(self, call: ast.Call, nodes: Sequence[ast.AST]) -> Draft | None:
-        """`server.add_tool(fn, ...)`, `server.tool(fn, ...)` or `server.add_tool(Tool.from_function(fn, ...))`:
-        read like `@server.tool(...)` on `fn` (a function of this file)."""
-        if not (isinstance(call.func, ast.Attribute) and call.func.attr in {"add_tool", "tool"} and call.args):
-            return None
-        target: ast.expr = call.args[0]
-        keywords = call.keywords
-        if isinstance(target, ast.Call) and (dotted(target.func) or "").endswith("from_function") and target.args:
-            keywords = target.keywords
-            target = target.args[0]
-        if not isinstance(target, ast.Name):
-            return None
-        functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == target.id]
-        if len(functions) != 1:
-            return None
-        decorator = ast.Call(func=ast.Attribute(value=call.func.value, attr="tool", ctx=ast.Load()), args=[],
-                             keywords=keywords)
-        ast.copy_location(decorator, call)
-        draft = self._decorated(functions[0], decorator)
-        if draft is not None:
-            draft.tool_lines = node_lines(call)
-        return draft
 
     # -- @server.tool ----------------------------------------------------------------------------------
     def _decorated(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, deco: ast.expr) -> Draft | None:
@@ -226,26 +213,6 @@ class _Reader:
         if key == "description":
             draft.description_lines = self.constants.text_lines(node)
 
-    def _meta(self, draft: Draft, call: ast.Call | None) -> None:
-        tags: list[Any] = []
-        meta: dict[str, Any] = {}
-        try:
-            node = keyword(call, "tags") if call else None
-            tags = sorted(self.constants.value(node)) if node is not None else []
-            meta_node = keyword(call, "meta") if call else None
-            meta = dict(self.constants.value(meta_node)) if meta_node is not None else {}
-        except Unresolved as exc:
-            self.result.unresolved(f"the tags or meta of tool `{draft.name}`", exc, tool=draft.name)
-        if self.fastmcp_major < 3:  # FastMCP 2: `_fastmcp`, upstream keys kept, tags overwrite
-            found = meta.get("_fastmcp")
-            meta["_fastmcp"] = {**(found if isinstance(found, dict) else {}), "tags": tags}
-            draft.fields["_meta"] = meta
-            return
-        found = meta.get("fastmcp")
-        upstream: dict[str, Any] = found if isinstance(found, dict) else {}
-        meta["fastmcp"] = {**{k: v for k, v in upstream.items() if not k.startswith("_")}, "tags": tags}
-        draft.fields["_meta"] = meta
-
     def _signature(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, draft: Draft, doc: dict[str, str], excluded: set[str]
     ) -> dict[str, Any]:
@@ -286,96 +253,11 @@ class _Reader:
         schema["type"] = "object"
         return schema
 
-    def _output(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, draft: Draft, call: ast.Call | None) -> Any:
-        explicit = keyword(call, "output_schema") if call else None
-        if explicit is not None:
-            try:
-                return self.constants.value(explicit)
-            except Unresolved as exc:
-                self.result.unresolved(f"the output schema of tool `{draft.name}`", exc, tool=draft.name)
-                return None
-        ret = fn.returns
-        if self.sdk_flavour:
-            structured = keyword(call, "structured_output") if call else None
-            if isinstance(structured, ast.Constant) and structured.value is False:
-                return None
-        if ret is None or (isinstance(ret, ast.Constant) and ret.value is None) or dotted(ret) in {"Any", "typing.Any"}:
-            return None
-        if any(_last_name(n) in _CONTENT_TYPES for n in walk(ret)):
-            return None
-        try:
-            base = self.types.schema(ret)
-        except Unresolved as exc:
-            self.result.unresolved(f"the output schema of tool `{draft.name}`", exc, tool=draft.name)
-            return None
-        if base.get("type") == "object":
-            return base
-        if self.sdk_flavour:
-            return {
-                "properties": {"result": {**base, "title": "Result"}},
-                "required": ["result"],
-                "title": f"{fn.name}Output",
-                "type": "object",
-            }
-        return {"properties": {"result": base}, "required": ["result"], "type": "object", "x-fastmcp-wrap-result": True}
-
     # -- mount(sub, namespace=...) ---------------------------------------------------------------------
 
 
-# Packages whose import marks a file as an MCP server module (FastMCP, the MCP SDK and its low-level types).
-_MCP_PACKAGES = {"fastmcp", "mcp"}
-
-
-def _speaks_mcp(tree: ast.Module) -> bool:
-    """True when the file imports an MCP package or builds a `...MCP(...)` server object itself."""
-    for node in statements(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in _MCP_PACKAGES:
-            return True
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] in _MCP_PACKAGES for a in node.names):
-            return True
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and (
-            (dotted(node.value.func) or "").endswith("MCP")
-        ):
-            return True
-    return False
-
-
-# Agent frameworks with their own `@x.tool` / `Tool(...)`: a file importing one (and no MCP package) is not
-# an MCP server module. A tools module importing its server object from the project is.
-_OTHER_FRAMEWORKS = {
-    "pydantic_ai", "langchain", "langchain_core", "langchain_community", "langgraph", "crewai", "smolagents",
-    "llama_index", "autogen", "autogen_core", "semantic_kernel", "haystack", "strands",
-}
-
-
-def _imports_any(tree: ast.Module, packages: set[str]) -> bool:
-    for node in statements(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in packages and node.level == 0:
-            return True
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] in packages for a in node.names):
-            return True
-    return False
-
-
-def _imports_sdk_fastmcp(tree: ast.Module) -> bool:
-    return any(
-        isinstance(n, ast.ImportFrom)
-        and (n.module or "").startswith("mcp.server.fastmcp")
-        and any(a.name == "FastMCP" for a in n.names)
-        for n in tree.body
-    )
-
-
 def _injected(annotation: ast.expr | None) -> bool:
-    return annotation is not None and any(_last_name(n) in _INJECTED for n in walk(annotation))
-
-
-def _last_name(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
+    return annotation is not None and any(last_name(n) in _INJECTED for n in walk(annotation))
 
 
 def _syntax_finding(exc: SyntaxError, file: str) -> Any:

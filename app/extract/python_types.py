@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from typing import Any
 
 from app.extract.common import Unresolved
-from app.extract.python_values import Constants, dotted, keyword
+from app.extract.python_ast import dotted, keyword
+from app.extract.python_fields import Param, apply_field, field_call
+from app.extract.python_values import Constants
 
 _PRIMITIVES: dict[str, dict[str, Any]] = {
     "str": {"type": "string"},
@@ -34,28 +35,6 @@ _PRIMITIVES: dict[str, dict[str, Any]] = {
 _LISTS = {"list", "List", "Sequence", "Iterable", "Collection", "MutableSequence", "tuple", "Tuple"}
 _SETS = {"set", "Set", "frozenset", "FrozenSet", "AbstractSet"}
 _DICTS = {"dict", "Dict", "Mapping", "MutableMapping"}
-_NUMERIC_FIELD_KEYS = {
-    "ge": "minimum",
-    "le": "maximum",
-    "gt": "exclusiveMinimum",
-    "lt": "exclusiveMaximum",
-    "multiple_of": "multipleOf",
-}
-# Field() keywords that do not change the listed schema.
-_SILENT_FIELD_KEYS = {"default_factory", "exclude", "repr", "init", "kw_only", "strict", "frozen", "validate_default"}
-
-
-@dataclass
-class Param:
-    """What a type hint plus its Field() say about one parameter."""
-
-    schema: dict[str, Any]
-    has_default: bool = False
-    description_node: ast.expr | None = None
-    alias: str | None = None
-    problems: list[Unresolved] = field(default_factory=list)
-
-
 class TypeReader:
     """Reads annotations of one file; knows its Enum and BaseModel classes."""
 
@@ -77,13 +56,13 @@ class TypeReader:
             parts = base.slice.elts if isinstance(base.slice, ast.Tuple) else [base.slice]
             base = parts[0]
             for meta in parts[1:]:
-                if isinstance(meta, ast.Call) and _last(meta.func) == "Field":
-                    fields.append(meta)
+                if (call := field_call(meta, self.constants)) is not None:
+                    fields.append(call)
                 elif isinstance(meta, ast.Constant) and isinstance(meta.value, str):
                     out.description_node = meta
-        if isinstance(default, ast.Call) and _last(default.func) == "Field":
-            fields.append(default)
-            default = default.args[0] if default.args else keyword(default, "default")
+        if default is not None and (call := field_call(default, self.constants)) is not None:
+            fields.append(call)
+            default = call.args[0] if call.args else keyword(call, "default")
         elif default is not None:
             out.has_default = True
         try:
@@ -93,7 +72,7 @@ class TypeReader:
         if self.titles and name and not _refers_to_class(out.schema):  # pydantic titles no `$ref` field
             out.schema["title"] = name.title().replace("_", " ")
         for call in fields:
-            self._apply_field(call, out)
+            apply_field(call, out, self.constants, titles=self.titles)
         if default is not None and not (isinstance(default, ast.Constant) and default.value is Ellipsis):
             out.has_default = True
             try:
@@ -222,46 +201,6 @@ class TypeReader:
         finally:
             self._busy.discard(cls.name)
 
-    def _apply_field(self, call: ast.Call, out: Param) -> None:
-        if call.args and not (isinstance(call.args[0], ast.Constant) and call.args[0].value is Ellipsis):
-            out.has_default = True
-        for kw in call.keywords:
-            key = kw.arg
-            try:
-                if key == "description":
-                    out.description_node = kw.value
-                elif key == "default":
-                    out.has_default = True
-                    out.schema["default"] = self.constants.value(kw.value)
-                elif key == "default_factory":
-                    out.has_default = True
-                elif key in _NUMERIC_FIELD_KEYS:
-                    _set_inner(out.schema, _NUMERIC_FIELD_KEYS[key], self.constants.value(kw.value))
-                elif key in {"min_length", "max_length"}:
-                    inner = _non_null(out.schema)
-                    kind = "Items" if inner.get("type") == "array" else "Length"
-                    _set_inner(out.schema, key[:3] + kind, self.constants.value(kw.value))
-                elif key == "pattern":
-                    _set_inner(out.schema, "pattern", self.constants.value(kw.value))
-                elif key == "title":
-                    if self.titles:  # FastMCP prunes every title, explicit ones too
-                        out.schema[key] = self.constants.value(kw.value)
-                elif key in {"examples", "deprecated"}:
-                    out.schema[key] = self.constants.value(kw.value)
-                elif key in {"alias", "validation_alias"}:
-                    node = kw.value
-                    if isinstance(node, ast.Call) and _last(node.func) == "AliasChoices" and node.args:
-                        node = node.args[0]  # pydantic lists the first choice
-                    out.alias = self.constants.string(node)
-                elif key == "json_schema_extra":
-                    extra = self.constants.value(kw.value)
-                    if isinstance(extra, dict):
-                        out.schema.update(extra)
-                elif key not in _SILENT_FIELD_KEYS and key is not None:
-                    raise Unresolved(f"Field({key}=...) is not supported", line=kw.value.lineno)
-            except Unresolved as exc:
-                out.problems.append(exc)
-
 
 def _refers_to_class(schema: dict[str, Any]) -> bool:
     if "$ref" in schema:
@@ -277,19 +216,6 @@ def _literal(values: list[Any]) -> dict[str, Any]:
     if len(kinds) == 1 and next(iter(kinds)) in names:
         out["type"] = names[next(iter(kinds))]
     return out
-
-
-def _non_null(schema: dict[str, Any]) -> dict[str, Any]:
-    branches = schema.get("anyOf")
-    if isinstance(branches, list):
-        others = [b for b in branches if b != {"type": "null"}]
-        if len(others) == 1:
-            return others[0]  # type: ignore[no-any-return]
-    return schema
-
-
-def _set_inner(schema: dict[str, Any], key: str, value: Any) -> None:
-    _non_null(schema)[key] = value
 
 
 def _flatten_or(node: ast.expr) -> list[ast.expr]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from app.audit.models import LineRange
 from app.extract.common import Unresolved
+from app.extract.python_ast import dotted, node_lines
 
 _NAMED = {"True": True, "False": False, "None": None}
 
@@ -232,23 +233,6 @@ class Constants:
         raise Unresolved(why, line=line, end_line=getattr(node, "end_lineno", line))
 
 
-def dotted(node: ast.AST) -> str | None:
-    """`a.b.c` for a chain of names and attributes, else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value)
-        return f"{base}.{node.attr}" if base else None
-    return None
-
-
-def keyword(call: ast.Call, name: str) -> ast.expr | None:
-    for kw in call.keywords:
-        if kw.arg == name:
-            return kw.value
-    return None
-
-
 def _kind(node: ast.AST) -> str:
     return {
         "Call": "call",
@@ -263,46 +247,3 @@ def _kind(node: ast.AST) -> str:
 def _short(node: ast.AST) -> str:
     text = ast.unparse(node)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-# Leaves and markers with nothing below them that matters here (contexts, operators, constants).
-_SKIP = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant)
-
-
-def walk(root: ast.AST) -> list[ast.AST]:
-    """Every node under `root` (root included), like ast.walk but without contexts and operators; faster."""
-    out: list[ast.AST] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                stack.extend(v for v in reversed(value) if isinstance(v, ast.AST) and not isinstance(v, _SKIP))
-            elif isinstance(value, ast.AST) and not isinstance(value, _SKIP):
-                stack.append(value)
-    return out
-
-
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
-
-
-def statements(root: ast.AST) -> list[ast.AST]:
-    """Every statement under `root` (nested blocks included), in source order; expressions are not entered."""
-    out: list[ast.AST] = []
-    stack: list[ast.AST] = [root]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        for name in _BLOCKS:
-            block = getattr(node, name, None)
-            if isinstance(block, list):
-                stack.extend(reversed([b for b in block if isinstance(b, ast.AST)]))
-    return out
-
-
-def node_lines(node: ast.AST) -> LineRange:
-    """The 1-based line range of a node."""
-    start = getattr(node, "lineno", 1)
-    return LineRange(start=start, end=getattr(node, "end_lineno", start))

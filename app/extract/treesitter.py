@@ -49,6 +49,21 @@ def text(node: Node) -> str:
     return (node.text or b"").decode("utf-8", errors="replace")
 
 
+def call_args(call: Node) -> list[Node]:
+    """A call's arguments, comments left out."""
+    return [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
+
+
+def callee(node: Node) -> str:
+    """The called name of a Go call: `mcp.NewTool(...)` -> `NewTool`."""
+    func = node.child_by_field_name("function")
+    if func is None:
+        return ""
+    if func.type == "selector_expression":
+        return text(func.child_by_field_name("field") or func)
+    return text(func)
+
+
 def span(node: Node) -> LineRange:
     return LineRange(start=node.start_point[0] + 1, end=node.end_point[0] + 1)
 
@@ -106,3 +121,19 @@ def string_children(node: Node) -> str:
         elif child.type != "comment":
             parts.append(text(child))
     return "".join(parts)
+
+
+class ValueLines:
+    """For scopes that resolve references to the expression defining a value (`root`, `resolve`)."""
+
+    root: Node
+
+    def resolve(self, node: Node) -> Node:
+        raise NotImplementedError
+
+    def lines(self, node: Node, *, or_reference: bool = False) -> LineRange | None:
+        """Where the value of `node` is written in this file (None when another file holds it); with
+        `or_reference`, the reference itself when the value lives elsewhere."""
+        if or_reference:
+            return local_span(self.root, self.resolve(node), node)
+        return local_span(self.root, self.resolve(node))

@@ -10,6 +10,7 @@ from tree_sitter import Node
 from app.audit.models import LineRange
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
 from app.extract.treesitter import captures, fail, parser, short, span, text
+from app.extract.ts_entries import read_helper_entry
 from app.extract.ts_values import ModuleLoader, Scope
 from app.extract.zod import Zod
 
@@ -25,6 +26,8 @@ _OTHER_LIBRARIES = re.compile(
 _CANDIDATES = """
 (call_expression function: (member_expression property: (property_identifier) @method
   (#any-of? @method "registerTool" "registerToolTask" "tool"))) @call
+(call_expression function: (identifier) @helper (#match? @helper "[tT]ool$")
+  arguments: (arguments . (object))) @helper_call
 (object [(pair key: (property_identifier) @key (#eq? @key "inputSchema"))
          (pair key: (string (string_fragment) @skey (#eq? @skey "inputSchema")))]) @object
 """
@@ -48,11 +51,15 @@ def extract_ts(
         scope, result, zod4=zod4, speaks_mcp=_MCP_IMPORT.search(text_) is not None,
         other_library=_OTHER_LIBRARIES.search(text_) is not None,
     )
+    result.other_framework = reader.other_library and not reader.speaks_mcp
     found = captures(grammar, _CANDIDATES, tree.root_node)
     # Calls first: a registerTool config object is claimed before it could be read as a tool literal.
     for node in sorted(found.get("call", []), key=lambda n: n.start_byte):
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
             reader.call(node)
+    for node in sorted(found.get("helper_call", []), key=lambda n: n.start_byte):
+        with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
+            read_helper_entry(reader, node)
     for node in sorted(found.get("object", []), key=lambda n: n.start_byte):
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
             reader.literal(node)

@@ -7,9 +7,8 @@ from typing import Any
 
 from tree_sitter import Node
 
-from app.audit.models import LineRange
 from app.extract.common import Unresolved
-from app.extract.treesitter import captures, fail, local_span, short, string_children, text
+from app.extract.treesitter import ValueLines, captures, fail, short, string_children, text
 
 # Wrappers that do not change a value: `(x)`, `x as T`, `x satisfies T`, `x!`.
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression"}
@@ -22,7 +21,7 @@ _ENUMS = "(enum_declaration) @enum"
 ModuleLoader = Callable[[str], "dict[str, Node] | None"]
 
 
-class Scope:
+class Scope(ValueLines):
     """`const NAME = <expr>` declarations of one file: top-level ones, else ones declared exactly once anywhere."""
 
     def __init__(
@@ -111,13 +110,6 @@ class Scope:
                 if child.type == "pair" and text(child.child_by_field_name("key") or child).strip("\"'") == key:
                     return child.child_by_field_name("value")
         return None
-
-    def lines(self, node: Node, *, or_reference: bool = False) -> LineRange | None:
-        """Where the value of `node` is written in this file (None when another file holds it); with
-        `or_reference`, the reference itself when the value lives elsewhere."""
-        if or_reference:
-            return local_span(self.root, self.resolve(node), node)
-        return local_span(self.root, self.resolve(node))
 
     def resolve(self, node: Node) -> Node:
         """Follow identifiers and transparent wrappers to the expression that defines the value."""

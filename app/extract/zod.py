@@ -14,55 +14,10 @@ from tree_sitter import Node
 from app.extract.common import Unresolved
 from app.extract.treesitter import fail, short, text
 from app.extract.ts_values import Scope
-from app.extract.zod_patterns import ZOD4_STRING_FORMATS
+from app.extract.zod_patterns import IGNORED_MODIFIERS, PRIMITIVE_TYPES, STRING_FORMATS, ZOD4_STRING_FORMATS
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 _SAFE = 9007199254740991
-_FORMATS = {
-    "url": "uri",
-    "email": "email",
-    "uuid": "uuid",
-    "datetime": "date-time",
-    "date": "date",
-    "time": "time",
-    "ipv4": "ipv4",
-    "ipv6": "ipv6",
-    "cuid": "cuid",
-    "base64": "base64",
-    "duration": "duration",
-}
-_PRIMITIVE = {
-    "string": "string",
-    "number": "number",
-    "boolean": "boolean",
-    "bigint": "integer",
-    "int": "integer",
-    "date": "string",
-    "null": "null",
-}
-# Modifiers that change validation or output but not the listed input schema.
-_IGNORED = {
-    "refine",
-    "superRefine",
-    "transform",
-    "pipe",
-    "brand",
-    "catch",
-    "readonly",
-    "trim",
-    "toLowerCase",
-    "toUpperCase",
-    "finite",
-    "safe",
-    "check",
-    "overwrite",
-    "passthrough",
-    "loose",
-    "strip",
-    "nonempty_",
-}
-
-
 @dataclass
 class Prop:
     schema: dict[str, Any]
@@ -130,8 +85,8 @@ class Zod:
         return prop
 
     def _base(self, name: str, args: list[Node], call: Node, *, output: bool) -> Prop:
-        if name in _PRIMITIVE:
-            schema: dict[str, Any] = {"type": _PRIMITIVE[name]}
+        if name in PRIMITIVE_TYPES:
+            schema: dict[str, Any] = {"type": PRIMITIVE_TYPES[name]}
             if name == "int" and self.zod4:
                 schema.update(minimum=-_SAFE, maximum=_SAFE)
             if name == "date":
@@ -144,7 +99,7 @@ class Zod:
             return inner
         if name in {"any", "unknown"}:
             return Prop({}, optional=not self.zod4)  # zod 3 objects treat an any-typed key as optional
-        if name in _FORMATS and self.zod4:  # zod 4 top-level formats: z.email(), z.url()
+        if name in STRING_FORMATS and self.zod4:  # zod 4 top-level formats: z.email(), z.url()
             return self._modifier(Prop({"type": "string"}), name, [], call, output=output)
         if name == "object" or name == "strictObject":
             return Prop(
@@ -216,7 +171,7 @@ class Zod:
             if self.zod4:
                 schema.setdefault("minimum", -_SAFE)
                 schema.setdefault("maximum", _SAFE)
-        elif name in _FORMATS or (self.zod4 and name in ZOD4_STRING_FORMATS):
+        elif name in STRING_FORMATS or (self.zod4 and name in ZOD4_STRING_FORMATS):
             if self.zod4 and name in ZOD4_STRING_FORMATS:
                 if args:
                     raise fail(call, f"options of `.{name}(...)` change the pattern zod lists")
@@ -227,7 +182,7 @@ class Zod:
                     schema["contentEncoding"] = "base64"
                 schema["pattern"] = pattern
             else:
-                schema["format"] = _FORMATS[name]
+                schema["format"] = STRING_FORMATS[name]
         elif name == "regex" and args:
             regex = self.scope.resolve(args[0])
             if regex.type != "regex":
@@ -245,7 +200,7 @@ class Zod:
             schema.pop("required", None)
             if required:
                 schema["required"] = required
-        elif name not in _IGNORED:
+        elif name not in IGNORED_MODIFIERS:
             raise fail(call, f"the zod method `.{name}()` is not supported")
         return prop
 

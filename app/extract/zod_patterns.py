@@ -1,4 +1,5 @@
-"""The `pattern` zod 4 writes into JSON Schema for its string formats (zod 4.6.7, default options).
+"""zod's tables: its string formats, primitive types, the modifiers that leave the listed schema alone, and
+the `pattern` zod 4 writes into JSON Schema for its string formats (zod 4.6.7, default options).
 
 Taken from zod's own `z.toJSONSchema` output; earlier 4.x releases wrote a different email pattern.
 """
@@ -17,4 +18,50 @@ ZOD4_STRING_FORMATS: dict[str, tuple[str | None, str]] = {
     "base64": ("base64", "^$|^(?:[0-9a-zA-Z+/]{4})*(?:(?:[0-9a-zA-Z+/]{2}==)|(?:[0-9a-zA-Z+/]{3}=))?$"),
     "duration": ("duration", "^P(?:(\\d+W)|(?!.*W)(?=\\d|T\\d)(\\d+Y)?(\\d+M)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+([.,]\\d+)?S)?)?)$"),  # noqa: E501
     "email": ("email", "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"),  # noqa: E501
+}
+
+# zod string method -> JSON Schema "format".
+STRING_FORMATS = {
+    "url": "uri",
+    "email": "email",
+    "uuid": "uuid",
+    "datetime": "date-time",
+    "date": "date",
+    "time": "time",
+    "ipv4": "ipv4",
+    "ipv6": "ipv6",
+    "cuid": "cuid",
+    "base64": "base64",
+    "duration": "duration",
+}
+# zod primitive -> JSON Schema "type".
+PRIMITIVE_TYPES = {
+    "string": "string",
+    "number": "number",
+    "boolean": "boolean",
+    "bigint": "integer",
+    "int": "integer",
+    "date": "string",
+    "null": "null",
+}
+# Modifiers that change validation or output but not the listed input schema.
+IGNORED_MODIFIERS = {
+    "refine",
+    "superRefine",
+    "transform",
+    "pipe",
+    "brand",
+    "catch",
+    "readonly",
+    "trim",
+    "toLowerCase",
+    "toUpperCase",
+    "finite",
+    "safe",
+    "check",
+    "overwrite",
+    "passthrough",
+    "loose",
+    "strip",
+    "nonempty_",
 }

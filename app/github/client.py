@@ -1,17 +1,22 @@
-"""GitHub clients: the App (JWT) and its installations (tokens reused until they expire), errors translated."""
+"""GitHub clients: the App (JWT) and its installations (tokens reused until they expire), a workflow's own token
+(the GitHub Action), errors translated."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import httpx
-from githubkit import AppAuthStrategy, AppInstallationAuthStrategy, GitHub
+from githubkit import AppAuthStrategy, AppInstallationAuthStrategy, GitHub, TokenAuthStrategy
 from githubkit.cache import BaseCacheStrategy, MemCacheStrategy, RedisCacheStrategy
-from githubkit.exception import GitHubException, RequestFailed, RequestTimeout
+from githubkit.exception import GitHubException, RateLimitExceeded, RequestFailed, RequestTimeout
+from githubkit.retry import RetryChainDecision, RetryServerError
+from githubkit.typing import RetryOption
 
+from app.egress.transport import guarded_transport, refused_cause
 from app.errors import GitHubError
 
 USER_AGENT = "ToolChoice-App"
@@ -19,15 +24,34 @@ USER_AGENT = "ToolChoice-App"
 REQUEST_TIMEOUT_S = 20.0
 # Installation tokens and App JWTs are cached under this Redis key prefix (shared by all workers).
 TOKEN_CACHE_PREFIX = "toolchoice:githubkit"
+# A rate limit that lifts within this many seconds is waited out inside the job; a longer one ends the attempt
+# and the queue tries again once GitHub's wait is over (a worker never sleeps for an hour on one call).
+MAX_INLINE_WAIT_S = 30.0
 
 
 class GitHubApiError(GitHubError):
     """A GitHub call that failed; `transient` says whether trying again later may succeed."""
 
-    def __init__(self, message: str, *, status: int | None = None, transient: bool = False) -> None:
+    def __init__(
+        self, message: str, *, status: int | None = None, transient: bool = False, retry_after_s: float | None = None
+    ) -> None:
         self.status = status
         self.transient = transient
+        self.retry_after_s = retry_after_s  # GitHub's Retry-After (or rate-limit reset), when it named one
         super().__init__(message)
+
+
+def _rate_limit_retry(exc: GitHubException, retry_count: int) -> RetryOption:
+    """Wait out a short rate limit once, as GitHub asks; githubkit's own rule would wait any length."""
+    if isinstance(exc, RateLimitExceeded) and retry_count < 1:
+        wait = exc.retry_after.total_seconds()
+        if wait <= MAX_INLINE_WAIT_S:
+            return RetryOption(True, timedelta(seconds=max(wait, 1.0)))  # a zero wait would make githubkit sleep 60 s
+    return RetryOption(False)
+
+
+# Rate limits as above; server errors (5xx) three more times after 1, 4 and 9 s (githubkit's rule).
+RETRY_POLICY = RetryChainDecision(_rate_limit_retry, RetryServerError())
 
 
 def _is_transient(status: int | None) -> bool:
@@ -39,6 +63,14 @@ def translated(what: str) -> Iterator[None]:
     """Turn githubkit/httpx failures into GitHubApiError naming `what` was being done."""
     try:
         yield
+    except RateLimitExceeded as exc:
+        wait = max(exc.retry_after.total_seconds(), 0.0)
+        raise GitHubApiError(
+            f"GitHub's rate limit stopped the call to {what} (GitHub asks to wait {wait:.0f} s)",
+            status=exc.response.status_code,
+            transient=True,
+            retry_after_s=wait,
+        ) from exc
     except RequestFailed as exc:
         status = exc.response.status_code
         detail = ""
@@ -55,6 +87,9 @@ def translated(what: str) -> Iterator[None]:
     except RequestTimeout as exc:
         raise GitHubApiError(f"GitHub did not answer in time to {what}", transient=True) from exc
     except (GitHubException, httpx.TransportError) as exc:
+        refused = refused_cause(exc)
+        if refused is not None:  # a private address: the same next time, so no retry
+            raise GitHubApiError(f"GitHub request refused ({what}): {refused}", transient=False) from exc
         raise GitHubApiError(f"GitHub request failed ({what}): {exc}", transient=True) from exc
 
 
@@ -109,7 +144,9 @@ class GitHubApp:
         self.app_id = app_id
         self._private_key = private_key
         self._base_url = base_url
-        self._transport = _SharedTransport(transport or httpx.HTTPTransport())
+        # Every connection is checked against private networks (app/egress/); GitHub Enterprise on an
+        # internal host is let through by naming it in TOOLCHOICE_ALLOW_HOSTS.
+        self._transport = _SharedTransport(transport or guarded_transport())
         # Tokens in Redis survive RQ's forked work horses and are shared by workers; without Redis they live
         # in this object (one per process). Keyed by API URL too: one App id may exist on several GitHub hosts.
         self._cache: BaseCacheStrategy = (
@@ -128,6 +165,7 @@ class GitHubApp:
             transport=self._transport,
             cache_strategy=self._cache,
             http_cache=False,
+            auto_retry=RETRY_POLICY,
         )
 
     def as_app(self) -> GitHub[Any]:
@@ -141,3 +179,17 @@ class GitHubApp:
             auth = AppInstallationAuthStrategy(str(self.app_id), self._private_key, installation_id)
             client = self._installations[installation_id] = self._client(auth)
         return client
+
+
+def token_client(
+    token: str, *, base_url: str = "https://api.github.com", transport: httpx.BaseTransport | None = None
+) -> GitHub[Any]:
+    """A client authenticated with a token a workflow is given (GITHUB_TOKEN), for the GitHub Action."""
+    return GitHub(
+        TokenAuthStrategy(token),
+        base_url=base_url,
+        user_agent=USER_AGENT,
+        timeout=REQUEST_TIMEOUT_S,
+        transport=_SharedTransport(transport or httpx.HTTPTransport()),
+        http_cache=False,
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -45,6 +46,9 @@ class ReviewRequest(Target):
     installation_id: int
     private: bool = True  # the repository's visibility (stored reports of private repositories need a signed link)
     trigger: str = ""
+    # The pull request's `updated_at` in the delivery (epoch seconds): orders deliveries of one PR, so a late
+    # (re)delivery of an older push never displaces a newer head. None when the event carries no PR state.
+    updated_at: float | None = None
 
 
 class Routed(BaseModel):
@@ -100,6 +104,7 @@ class _PullRequest(_Lenient):
     number: int
     draft: bool = False
     state: str = "open"
+    updated_at: datetime | None = None
     head: _Ref
     base: _Ref
 
@@ -231,8 +236,16 @@ def _pull_request(name: str, ev: Any) -> Routed:
     pr = ev.pull_request
     if pr.state != "open":
         return Routed(disposition=Disposition.IGNORED, reason=f"{name}: pull request #{pr.number} is {pr.state}")
+    updated = getattr(pr, "updated_at", None)
     request = _request(
-        name, ev, installation, number=pr.number, head_sha=pr.head.sha, base_sha=pr.base.sha, draft=bool(pr.draft)
+        name,
+        ev,
+        installation,
+        number=pr.number,
+        head_sha=pr.head.sha,
+        base_sha=pr.base.sha,
+        draft=bool(pr.draft),
+        updated_at=updated.timestamp() if isinstance(updated, datetime) else None,
     )
     return Routed(disposition=Disposition.REVIEW, reason=f"{name} #{pr.number} at {pr.head.sha[:7]}", request=request)
 

@@ -40,11 +40,17 @@ class EmbeddedJobQueue:
             self._queue.put(None)
             self._thread.join(timeout)
 
-    def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted:
+    def submit(self, request: ReviewRequest, *, delivery_id: str, body_digest: str | None = None) -> Submitted:
         jid = job_id(request, rerun=rerun_key(request, delivery_id))
         key = pr_key(request.owner, request.repo, request.number, request.head_sha, trigger=request.trigger)
+        if body_digest is not None and self.store.seen(f"body:{body_digest}"):
+            return Submitted(job_id=jid, redelivery=True)
         if not self.store.claim_delivery(delivery_id):
             return Submitted(job_id=jid, redelivery=True)
+        if body_digest is not None:
+            self.store.claim_delivery(f"body:{body_digest}")
+        if not self.store.not_older(key, request.updated_at):
+            return Submitted(job_id=jid, stale=True)
         with self._lock:
             self.store.set_latest(key, request.head_sha)
             older = sorted(self._pending.get(key, set()) - {jid})

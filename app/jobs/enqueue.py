@@ -68,14 +68,24 @@ class Submitted(BaseModel):
     job_id: str
     duplicate: bool = False  # an identical job (same PR and SHAs) is already queued or recently done
     redelivery: bool = False  # this delivery id was seen before: nothing was done
+    stale: bool = False  # the delivery shows the PR older than one already admitted: nothing was done
     cancelled: list[str] = []
 
 
-# One round trip for the web request's bookkeeping: claim the delivery id (SET NX EX); if it is new, record
-# the PR's latest head and the new job id, register the queue in RQ's set of queues (what RQ's enqueue would
-# do in a round trip of its own), and return the PR's other pending job ids.
+# One round trip for the web request's bookkeeping: claim the delivery id and the body's digest (SET NX EX; a
+# signed body seen before under another delivery id is a replay); if both are new and not
+# older than the PR state already admitted (its `updated_at`, ARGV[6], "" when unknown), record the PR's latest
+# head and the new job id, register the queue in RQ's set of queues (what RQ's enqueue would do in a round trip
+# of its own), and return the PR's other pending job ids. Returns {0} for a redelivery, {2} for a stale one.
 _ADMIT = """
+if ARGV[7] == '1' and redis.call('EXISTS', KEYS[6]) == 1 then return {0} end
 if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return {0} end
+if ARGV[7] == '1' then redis.call('SET', KEYS[6], '1', 'EX', ARGV[1]) end
+if ARGV[6] ~= '' then
+  local seen = redis.call('GET', KEYS[5])
+  if seen and tonumber(seen) > tonumber(ARGV[6]) then return {2} end
+  redis.call('SET', KEYS[5], ARGV[6], 'EX', ARGV[4])
+end
 redis.call('SADD', KEYS[4], ARGV[5])
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[4])
 local others = redis.call('SMEMBERS', KEYS[3])
@@ -84,6 +94,8 @@ redis.call('EXPIRE', KEYS[3], ARGV[4])
 table.insert(others, 1, 1)
 return others
 """
+
+ADMITTED, REDELIVERY, STALE = "admitted", "redelivery", "stale"
 
 
 class Store(Protocol):
@@ -98,23 +110,40 @@ class RedisStore:
         self.redis = redis
         self._admit = redis.register_script(_ADMIT)
 
-    def admit(self, delivery_id: str, *, key: str, head_sha: str, jid: str, queue: Queue) -> tuple[bool, list[str]]:
-        """Claim the delivery and, when it is new, set the latest head; returns (new, the PR's other jobs)."""
+    def admit(
+        self,
+        delivery_id: str,
+        *,
+        key: str,
+        head_sha: str,
+        jid: str,
+        queue: Queue,
+        updated_at: float | None = None,
+        body_digest: str | None = None,
+    ) -> tuple[str, list[str]]:
+        """Claim the delivery and, when it is new and not stale, set the latest head; returns (ADMITTED,
+        REDELIVERY or STALE; the PR's other jobs)."""
         keys = [
             f"{KEY_PREFIX}:delivery:{delivery_id}",
             f"{KEY_PREFIX}:latest:{key}",
             f"{KEY_PREFIX}:pending:{key}",
             queue.redis_queues_keys,
+            f"{KEY_PREFIX}:updated:{key}",
+            f"{KEY_PREFIX}:body:{body_digest or '-'}",
         ]
-        result = self._admit(keys=keys, args=[DELIVERY_TTL_S, head_sha, jid, LATEST_TTL_S, queue.key])
+        stamp = "" if updated_at is None else repr(float(updated_at))
+        args = [DELIVERY_TTL_S, head_sha, jid, LATEST_TTL_S, queue.key, stamp, "1" if body_digest else "0"]
+        result = self._admit(keys=keys, args=args)
         if not result or int(result[0]) == 0:
-            return False, []
+            return REDELIVERY, []
+        if int(result[0]) == 2:
+            return STALE, []
         others = [m.decode() if isinstance(m, bytes) else str(m) for m in result[1:]]
-        return True, sorted(m for m in others if m != jid)
+        return ADMITTED, sorted(m for m in others if m != jid)
 
-    def release_delivery(self, delivery_id: str) -> None:
+    def release_delivery(self, delivery_id: str, *, body_digest: str | None = None) -> None:
         try:
-            self.redis.delete(f"{KEY_PREFIX}:delivery:{delivery_id}")
+            self.redis.delete(f"{KEY_PREFIX}:delivery:{delivery_id}", f"{KEY_PREFIX}:body:{body_digest or '-'}")
         except Exception:  # Redis itself is failing; the delivery key expires on its own
             log.warning("could not release delivery %s", delivery_id)
 
@@ -143,6 +172,22 @@ class MemoryStore:
         self._lock = threading.Lock()
         self._deliveries: dict[str, float] = {}
         self._latest: dict[str, str] = {}
+        self._updated: dict[str, float] = {}
+
+    def not_older(self, key: str, updated_at: float | None) -> bool:
+        """False when an admitted delivery showed the PR updated later than `updated_at`; else records it."""
+        if updated_at is None:
+            return True
+        with self._lock:
+            if self._updated.get(key, updated_at) > updated_at:
+                return False
+            self._updated[key] = updated_at
+            return True
+
+    def seen(self, delivery_id: str) -> bool:
+        with self._lock:
+            seen = self._deliveries.get(delivery_id)
+            return seen is not None and time.monotonic() - seen < DELIVERY_TTL_S
 
     def claim_delivery(self, delivery_id: str) -> bool:
         now = time.monotonic()
@@ -171,7 +216,7 @@ def job_kwargs(request: ReviewRequest) -> dict[str, Any]:
 
 
 class JobQueue(Protocol):
-    def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted: ...
+    def submit(self, request: ReviewRequest, *, delivery_id: str, body_digest: str | None = None) -> Submitted: ...
 
 
 class RqJobQueue:
@@ -185,12 +230,22 @@ class RqJobQueue:
     def _pending_key(self, key: str) -> str:
         return f"{KEY_PREFIX}:pending:{key}"
 
-    def submit(self, request: ReviewRequest, *, delivery_id: str) -> Submitted:
+    def submit(self, request: ReviewRequest, *, delivery_id: str, body_digest: str | None = None) -> Submitted:
+        """Queue the review unless the delivery (its id, or its signed body under another id) was seen, or it
+        shows the PR older than an admitted one; `body_digest` is the sha256 of the raw body."""
         jid = job_id(request, rerun=rerun_key(request, delivery_id))
         key = pr_key(request.owner, request.repo, request.number, request.head_sha, trigger=request.trigger)
-        new, others = self.store.admit(delivery_id, key=key, head_sha=request.head_sha, jid=jid, queue=self.queue)
-        if not new:
-            return Submitted(job_id=jid, redelivery=True)
+        admitted, others = self.store.admit(
+            delivery_id,
+            key=key,
+            head_sha=request.head_sha,
+            jid=jid,
+            queue=self.queue,
+            updated_at=request.updated_at,
+            body_digest=body_digest,
+        )
+        if admitted != ADMITTED:
+            return Submitted(job_id=jid, redelivery=admitted == REDELIVERY, stale=admitted == STALE)
         cancelled = self._cancel(key, others) if others else []
         try:
             self.queue.enqueue(
@@ -213,7 +268,7 @@ class RqJobQueue:
             return Submitted(job_id=jid, duplicate=True, cancelled=cancelled)
         except Exception:
             # Not queued: forget the delivery so that GitHub's redelivery (by hand or API) is not a "duplicate".
-            self.store.release_delivery(delivery_id)
+            self.store.release_delivery(delivery_id, body_digest=body_digest)
             raise
         return Submitted(job_id=jid, cancelled=cancelled)
 

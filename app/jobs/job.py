@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -14,12 +15,18 @@ from app.github.definitions import GitHubSource
 from app.github.events import ReviewRequest
 from app.github.publisher import CheckResult, Publisher
 from app.jobs.enqueue import MemoryStore, RedisStore, Store, pr_key
+from app.redaction.exits import install_log_redaction
 from app.review.models import Outcome, Reviewer, Sink
 from app.review.reviewer import AuditReviewer
 from app.review.run import run_review
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
+
+
+# What the abandoned check run tells people; GitHub shows its Re-run button on a completed ToolChoice run.
+RERUN_HINT = "Nothing was judged. Press **Re-run** on this check to review the commit again."
+RETRY_HINT = "Nothing was judged yet. ToolChoice tries again shortly; if that fails too, press **Re-run** here."
 
 
 def default_reviewer(installation_id: int, private: bool) -> Reviewer:
@@ -135,6 +142,7 @@ def review_job(**values: Any) -> str:
     the environment."""
     from rq import get_current_job
 
+    install_log_redaction()  # a job may run in a process that no entry point of ours started
     request = ReviewRequest.model_validate(values)
     settings = get_settings()
     redis = _redis(settings)
@@ -158,30 +166,60 @@ def review_job(**values: Any) -> str:
         transient = isinstance(exc, GitHubApiError) and exc.transient
         if not transient and job is not None:
             job.retries_left = 0  # only transient GitHub failures are retried; a 404 or a bug will not fix itself
+        elif job is not None and isinstance(exc, GitHubApiError) and exc.retry_after_s:
+            _retry_no_sooner(job, exc.retry_after_s)
         raise
     return outcome.value
 
 
-def complete_abandoned(meta: dict[str, Any], reason: str, *, settings: Settings | None = None) -> bool:
-    """Complete a started check run that its job left behind; True when one was completed."""
+def _retry_no_sooner(job: Any, wait_s: float) -> None:
+    """Make the job's next retry wait at least `wait_s` (GitHub's Retry-After or rate-limit reset)."""
+    intervals = list(job.retry_intervals or [0])
+    if not job.retries_left:
+        return
+    index = max(len(intervals) - job.retries_left, 0)
+    intervals[index] = max(int(intervals[index]), math.ceil(wait_s))
+    job.retry_intervals = intervals
+
+
+def complete_abandoned(
+    meta: dict[str, Any], reason: str, *, retrying: bool = False, settings: Settings | None = None
+) -> bool:
+    """Complete a started check run that its job left behind; True when one was completed. `retrying`: the
+    queue runs the job again, so the run says so instead of asking for a Re-run."""
     check_id = meta.get("check_run_id")
     if not check_id or meta.get("check_completed"):
         return False
     settings = settings or get_settings()
     gh = github_app(settings, _redis(settings)).for_installation(int(meta["installation_id"]))
     publisher = Publisher(gh, owner=meta["owner"], repo=meta["repo"])
-    summary = f"The review stopped before it finished: {reason}"
-    publisher.complete_check(
-        int(check_id), CheckResult(conclusion=Conclusion.FAILURE, title="ToolChoice failed", summary=summary[:1000])
-    )
+    summary = f"The review stopped before it finished: {reason[:1000]}.\n\n"
+    if retrying:
+        summary += RETRY_HINT
+        result = CheckResult(conclusion=Conclusion.NEUTRAL, title="ToolChoice will try again", summary=summary)
+    else:
+        summary += RERUN_HINT
+        result = CheckResult(conclusion=Conclusion.FAILURE, title="ToolChoice failed", summary=summary)
+    publisher.complete_check(int(check_id), result)
     meta["check_completed"] = True
     return True
 
 
+def _retrying(job: Any) -> bool:
+    return bool(job.retries_left and job.retries_left > 0)
+
+
+def _reason(exc_type: Any, exc_value: Any) -> str:
+    if getattr(exc_type, "__name__", "") == "AbandonedJobError":  # found by a worker's registry maintenance
+        return "the worker running it stopped (killed, or its machine was lost)"
+    return f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"
+
+
 def on_job_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, traceback: Any) -> None:
-    """RQ on_failure callback: complete the check run with the error if the job left it in progress."""
+    """RQ on_failure callback (also for a job abandoned by a vanished worker): complete the check run with the
+    reason if the job left it in progress."""
     try:
-        if complete_abandoned(job.meta, f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"):
+        if complete_abandoned(job.meta, _reason(exc_type, exc_value), retrying=_retrying(job)):
             job.save_meta()
     except Exception:  # the callback must not hide the job's own failure
         log.exception("could not complete the check run of failed job %s", job.id)
@@ -191,7 +229,8 @@ def on_work_horse_killed(job: Any, retpid: int, ret_val: int, rusage: Any) -> No
     """RQ worker hook: the process running the job died (killed, out of memory)."""
     try:
         job.refresh()
-        if complete_abandoned(job.meta, f"the worker process died (exit status {ret_val})"):
+        reason = f"the worker process died (exit status {ret_val})"
+        if complete_abandoned(job.meta, reason, retrying=_retrying(job)):
             job.save_meta()
     except Exception:
         log.exception("could not complete the check run of job %s after its worker died", job.id)

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
+import socket
 
 from redis import Redis
 from rq import Queue, Worker
 
 from app.errors import ConfigError
 from app.jobs.job import on_work_horse_killed
+from app.redaction.exits import install_log_redaction
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
+
+# A job whose worker vanished (SIGKILL, a lost machine) is found by any worker's maintenance once its heartbeat
+# lapses (RQ: the monitoring interval + 60 s); its failure callback completes the check run and RQ retries it.
+# Worst case from the death to a completed check run: 70 s + one maintenance interval, about 2 minutes 10 s.
+JOB_MONITORING_INTERVAL_S = 10
+MAINTENANCE_INTERVAL_S = 60
+# An idle worker wakes every WORKER_TTL_S - 15 s (RQ's dequeue timeout), so its maintenance runs on time.
+WORKER_TTL_S = 75
 
 
 def preload() -> None:
@@ -42,12 +53,23 @@ def build_worker(settings: Settings, *, redis: Redis | None = None, name: str | 
         raise ConfigError("the worker needs REDIS_URL (without it `toolchoice serve` runs jobs in-process)")
     connection = redis if redis is not None else Redis.from_url(settings.redis_url or "")
     queue = Queue(settings.queue_name, connection=connection)
-    return Worker([queue], connection=connection, name=name, work_horse_killed_handler=on_work_horse_killed)
+    # RQ's default name is a random hex string, which log redaction would mask as a possible secret.
+    name = name or f"toolchoice.{socket.gethostname()}.{os.getpid()}"
+    return Worker(
+        [queue],
+        connection=connection,
+        name=name,
+        work_horse_killed_handler=on_work_horse_killed,
+        job_monitoring_interval=JOB_MONITORING_INTERVAL_S,
+        maintenance_interval=MAINTENANCE_INTERVAL_S,
+        worker_ttl=WORKER_TTL_S,
+    )
 
 
 def run_worker(settings: Settings, *, burst: bool = False, log_level: str = "INFO") -> bool:
     """Work until stopped (or, with `burst`, until the queue is empty). The scheduler runs delayed retries."""
     worker = build_worker(settings)
+    install_log_redaction()  # inherited by every forked job
     preload()
     # Long-lived imported objects stay out of the collector (and shared copy-on-write with forked jobs).
     gc.collect()

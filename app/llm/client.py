@@ -11,6 +11,7 @@ from typing import Any
 import openai
 from pydantic import BaseModel
 
+from app.egress.transport import refused_cause
 from app.errors import LiveModelError
 from app.llm.cache import Cache, call_key
 from app.llm.profiles import LiveSettings, NamedSchema
@@ -292,6 +293,9 @@ class ChatClient:
 
     def _connection_wait(self, exc: openai.APIConnectionError, attempt: int) -> float:
         s = self.settings
+        refused = refused_cause(exc)
+        if refused is not None:  # a private address stays private: no retry
+            raise LiveModelError(f"cannot reach the model endpoint {self.endpoint}: {refused}") from exc
         if attempt > s.max_retries:
             if isinstance(exc, openai.APITimeoutError):
                 raise LiveModelError(

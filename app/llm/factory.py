@@ -11,6 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 import openai
 from pydantic import BaseModel
 
+from app.egress.transport import guarded_transport
 from app.errors import SelectorError
 from app.llm.cache import Cache, FileCache, RedisCache
 from app.llm.client import ChatClient
@@ -124,7 +125,12 @@ def build_live_selector(
     bound = concurrency or settings.concurrency
     endpoint = public_endpoint(base_url)
     # Our own retry loop owns retries (to honor Retry-After and count attempts): the SDK's is off.
-    client = openai.OpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=settings.timeout_s)
+    # Connections are checked against private networks (app/egress/): a local model server is let through
+    # by naming its host in TOOLCHOICE_ALLOW_HOSTS.
+    http_client = openai.DefaultHttpxClient(transport=guarded_transport())
+    client = openai.OpenAI(
+        api_key=key, base_url=base_url, max_retries=0, timeout=settings.timeout_s, http_client=http_client
+    )
     store = cache if cache is not None else default_cache(env)
     in_prompt = env.get(ENV_TOOLS_IN_PROMPT, "").strip().lower()
     if in_prompt not in ("", "0", "1", "true", "false"):

@@ -6,6 +6,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from typing import TypeVar
 
+from app.llm.warmup import build_response_models
+
 In = TypeVar("In")
 Out = TypeVar("Out")
 
@@ -14,6 +16,7 @@ def map_bounded(fn: Callable[[In], Out], items: Sequence[In], *, bound: int) -> 
     """[fn(x) for x in items] with at most `bound` running at once; raises the first failure seen."""
     if bound <= 1 or len(items) <= 1:
         return [fn(x) for x in items]
+    build_response_models()  # before the threads: the SDK's models are not safe to build concurrently
     with ThreadPoolExecutor(max_workers=min(bound, len(items))) as pool:
         futures = [pool.submit(fn, x) for x in items]
         done, _ = wait(futures, return_when=FIRST_EXCEPTION)

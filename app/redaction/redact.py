@@ -111,7 +111,8 @@ def _constant(value: str) -> Callable[[re.Match[str]], str]:
     return lambda _m: value
 
 
-def _redact_string(text: str, known: dict[str, SecretKind]) -> str:
+def redact_string(text: str, known: dict[str, SecretKind]) -> str:
+    """`text` redacted, and every secret of `known` (found elsewhere) masked where it stands bare."""
     text = redact_text(text)
     folded = text.casefold()
     for secret in sorted(known, key=len, reverse=True):
@@ -128,12 +129,12 @@ def redact_value(value: Any, *, key: str | None = None, known: dict[str, SecretK
     if known is None:
         known = collect_secrets(value, key=key)
     if isinstance(value, str):
-        return value if key in HASH_KEYS else _redact_string(value, known)
+        return value if key in HASH_KEYS else redact_string(value, known)
     if isinstance(value, dict):
         if key in HASH_MAPS:
-            return {_redact_string(k, known): _keep_hashes(v, known) for k, v in value.items()}
+            return {redact_string(k, known): _keep_hashes(v, known) for k, v in value.items()}
         return {
-            (_redact_string(k, known) if isinstance(k, str) else k): redact_value(v, key=k, known=known)
+            (redact_string(k, known) if isinstance(k, str) else k): redact_value(v, key=k, known=known)
             for k, v in value.items()
         }
     if isinstance(value, list | tuple):
@@ -143,20 +144,30 @@ def redact_value(value: Any, *, key: str | None = None, known: dict[str, SecretK
 
 def _keep_hashes(value: Any, known: dict[str, SecretKind]) -> Any:
     if isinstance(value, dict):
-        return {_redact_string(k, known): v for k, v in value.items()}
+        return {redact_string(k, known): v for k, v in value.items()}
     return value
 
 
 @overload
-def redact_result(result: AuditReport) -> AuditReport: ...
+def redact_result(result: AuditReport, *, inputs: Sequence[Any] = ()) -> AuditReport: ...
 @overload
-def redact_result(result: Comparison) -> Comparison: ...
+def redact_result(result: Comparison, *, inputs: Sequence[Any] = ()) -> Comparison: ...
 @overload
-def redact_result(result: AuditReport | Comparison) -> AuditReport | Comparison: ...
-def redact_result(result: AuditReport | Comparison) -> AuditReport | Comparison:
-    """A copy of an audit or comparison with every string of it redacted: done before storing or rendering."""
-    data = redact_value(result.model_dump(mode="json", by_alias=True))
-    return type(result).model_validate(data)
+def redact_result(result: AuditReport | Comparison, *, inputs: Sequence[Any] = ()) -> AuditReport | Comparison: ...
+def redact_result(result: AuditReport | Comparison, *, inputs: Sequence[Any] = ()) -> AuditReport | Comparison:
+    """A copy of an audit or comparison with every string of it redacted: done before storing or rendering.
+    `inputs` (tool sets, cases) are searched for secrets too: a value the report shows bare (an example
+    argument in a generated request) is found by the context it had in the input ("postgres://user:pw@…")."""
+    data = result.model_dump(mode="json", by_alias=True)
+    known = collect_secrets(data)
+    for value in inputs:
+        collect_secrets(plain(value), known)
+    return type(result).model_validate(redact_value(data, known=known))
+
+
+def plain(value: Any) -> Any:
+    """Models (a ToolSet, a Case) as JSON-like data; anything else as it is."""
+    return value.model_dump(mode="json", by_alias=True) if hasattr(value, "model_dump") else value
 
 
 def redact_toolset(toolset: ToolSet) -> ToolSet:

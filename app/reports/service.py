@@ -72,7 +72,8 @@ class ReportService:
         )
         self.store.put(record)
         self.store.sweep()
-        log.info("stored report %s (%s, expires %s)", record.id, record.kind, _iso(record.expires_at))
+        # The id is the report's capability (whoever has it may read a public report): only a prefix is logged.
+        log.info("stored report %s… (%s, expires %s)", record.id[:6], record.kind, _iso(record.expires_at))
         return StoredReport(id=record.id, url=self.url_for(record), expires_at=_when(record.expires_at))
 
     def url_for(self, record: StoredRecord, *, suffix: str = "") -> str:

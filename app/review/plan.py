@@ -6,15 +6,15 @@ request cannot change how it is judged), and what the PR's own copies would chan
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, Field
 
-from app.audit.loader import load_definitions, merge_toolsets
 from app.audit.models import Case, ToolSet
 from app.audit.suite.cases_file import load_cases
-from app.config import CONFIG_PATH, RepoConfig, load_config
-from app.errors import ConfigError, DefinitionError
+from app.config import CONFIG_PATH, RepoConfig, config_change_note
+from app.errors import DefinitionError
+from app.extract.snapshot import load_snapshot
 from app.github.definitions import TreeListing
 from app.review.models import ReviewInput, Source
 
@@ -28,38 +28,31 @@ class Plan(BaseModel):
     head_blobs: dict[str, str] = Field(default_factory=dict)
 
 
-def config_change_note(base: RepoConfig, head_text: str | None) -> str:
-    """What the PR's own copy of the config would change (it takes effect only once merged)."""
-    if head_text is None:
-        return f"This pull request deletes {CONFIG_PATH}; the base branch's copy still applies."
-    try:
-        head = load_config(CONFIG_PATH, text=head_text)
-    except ConfigError as exc:
-        return f"This pull request's {CONFIG_PATH} is invalid and would not load: {exc}"
-    before, after = base.model_dump(mode="json"), head.model_dump(mode="json")
-    changed = sorted(k for k in after if before.get(k) != after.get(k))
-    if not changed:
-        return f"This pull request edits {CONFIG_PATH} without changing any setting."
-    listed = ", ".join(changed)  # plain text: the renderer escapes notes
-    return f"This pull request changes {CONFIG_PATH} ({listed}); the base branch's copy applies until it is merged."
-
-
 def load_side(
-    source: Source, tree: TreeListing, paths: Sequence[str], fmt: str, *, notes: list[str] | None = None
+    source: Source,
+    tree: TreeListing,
+    paths: Sequence[str],
+    fmt: str,
+    *,
+    notes: list[str] | None = None,
+    said: Callable[[str], None] | None = None,
 ) -> ToolSet:
-    """One side's tools. With `notes` (the base side), an unreadable file is skipped with a note, so a PR that
-    repairs a broken file is not blocked; on the head side it raises DefinitionError naming file and line."""
-    sets = []
-    for path in paths:
-        if path not in tree.blobs:
-            continue
-        try:
-            sets.append(load_definitions(path, text=source.blob_text(tree.blobs[path], path=path), fmt=fmt))
-        except DefinitionError as exc:
-            if notes is None:
-                raise
-            notes.append(f"The base version of {path} could not be read ({exc}); it counts as having no tools.")
-    return merge_toolsets(sets) if sets else ToolSet()
+    """One side's tools (data files and source files, read statically). With `notes` (the base side), an
+    unreadable file is skipped with a note, so a PR that repairs a broken file is not blocked; on the head
+    side it raises DefinitionError naming file and line."""
+
+    def skipped(path: str, exc: DefinitionError) -> None:
+        assert notes is not None
+        notes.append(f"The base version of {path} could not be read ({exc}); it counts as having no tools.")
+
+    return load_snapshot(
+        paths,
+        blobs=tree.blobs,
+        read=lambda blob, path: source.blob_text(blob, path=path),
+        fmt=fmt,
+        on_error=skipped if notes is not None else None,
+        on_summary=said,
+    )
 
 
 def plan_review(
@@ -82,7 +75,7 @@ def plan_review(
     paths = sorted(p for p in set(base_tree.blobs) | set(head_tree.blobs) if config.matches(p))
     fmt = config.format.value
     base = load_side(source, base_tree, paths, fmt, notes=notes)
-    head = load_side(source, head_tree, paths, fmt)
+    head = load_side(source, head_tree, paths, fmt, said=lambda line: notes.append(f"Head: {line}"))
     user_cases: list[Case] = []
     if config.cases:
         cases_text = source.file_text(config.cases, base_sha)

@@ -93,13 +93,13 @@ def post_suggestions(
         return ""
     try:
         from app.github.suggestions import publish_suggestions
-        from app.redaction.redact import redact_text
+        from app.redaction.exits import scrub
 
         report = make(head, config=config)
         if report is None or not report.suggestions:
             return ""
         return publish_suggestions(
-            report, source=source, number=number, head_sha=head_sha, head_files=head_files, scrub=redact_text
+            report, source=source, number=number, head_sha=head_sha, head_files=head_files, scrub=scrub
         )
     except Exception:  # the check run and the comment are already published; suggestions are a bonus
         log.exception("suggestions for #%s failed; the review stands without them", number)

@@ -101,7 +101,7 @@ class AuditReviewer:
         if request.notes:
             comparison = comparison.model_copy(update={"notes": [*comparison.notes, *request.notes]})
         self._last = (comparison, selector)
-        comparison = redact_result(comparison)
+        comparison = redact_result(comparison, inputs=[request.base, request.head, *request.user_cases])
         fallback_url = request.report_url
         report_url = (self.report_linker(comparison) if self.report_linker else None) or fallback_url
         thresholds = config.thresholds

@@ -17,6 +17,7 @@ from app.github.publisher import CheckResult
 from app.review.models import Outcome, Reviewer, Sink, Source, Superseded, Target
 from app.review.plan import plan_review
 from app.review.publish import post_suggestions, publish_no_changes, publish_review
+from app.review.redacting_sink import RedactingSink
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,9 @@ def run_review(
     will_retry: Callable[[BaseException], bool] = lambda _exc: False,
     report_url: str | None = None,
 ) -> Outcome:
-    """Review one pull request at `target.head_sha` and publish the result."""
+    """Review one pull request at `target.head_sha` and publish the result. Everything published passes
+    through a RedactingSink: no text reaches GitHub unredacted."""
+    sink = RedactingSink(sink)
     number = target.number if target.number is not None else source.pull_request_for_head(target.head_sha)
     if number is None:
         log.info("no pull request found for %s/%s@%s; nothing to do", target.owner, target.repo, target.head_sha)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from app.audit.engine import audit
-from app.audit.models import Mode, RuleSettings, Suite, Tool, ToolSet
+from app.audit.models import Dimension, Mode, RuleSettings, Suite, Tool, ToolSet
 from app.audit.results import AuditReport
 from app.audit.rules.ruleset import RuleSet, load_rules
 from app.audit.selection import Selector
@@ -90,7 +90,12 @@ def suggest(
 
 
 def _candidates(toolset: ToolSet, report: AuditReport) -> list[Tool]:
-    """Tools with targeted findings or observed confusion, the most confused and most flagged first."""
+    """Tools with targeted findings or observed confusion, the most confused and most flagged first.
+
+    A tool with a security finding is never a candidate: polishing the wording of a poisoned description
+    would make the attack read better, so the finding has to be fixed by a person first.
+    """
+    poisoned = {f.tool for f in report.findings if f.dimension == Dimension.SECURITY}
     flagged: dict[str, int] = {}
     for f in report.findings:
         if f.rule_id in _TARGET_RULES:
@@ -101,7 +106,7 @@ def _candidates(toolset: ToolSet, report: AuditReport) -> list[Tool]:
     for pair in report.confusion:
         for name in (pair.expected, pair.selected):
             confused[name] = confused.get(name, 0) + pair.count
-    tools = [t for t in toolset.tools if t.name in flagged or t.name in confused]
+    tools = [t for t in toolset.tools if (t.name in flagged or t.name in confused) and t.name not in poisoned]
     return sorted(tools, key=lambda t: (-confused.get(t.name, 0), -flagged.get(t.name, 0), t.name))
 
 

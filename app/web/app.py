@@ -13,6 +13,7 @@ from redis import Redis
 
 from app.jobs.embedded import EmbeddedJobQueue
 from app.jobs.enqueue import JobQueue, RqJobQueue, Store
+from app.redaction.exits import install_log_redaction
 from app.settings import Settings
 from app.web.reports import report_routes
 from app.web.webhooks import webhook_route
@@ -21,7 +22,9 @@ log = logging.getLogger(__name__)
 
 
 def create_app(settings: Settings, *, queue: JobQueue | None = None, store: Store | None = None) -> FastAPI:
-    """With REDIS_URL: deliveries become RQ jobs. Without: an in-process worker thread runs them."""
+    """With REDIS_URL: deliveries become RQ jobs. Without: an in-process worker thread runs them.
+    Every log record of the process is redacted from here on."""
+    install_log_redaction()
     embedded: EmbeddedJobQueue | None = None
     redis_configured = bool(settings.redis_url)
     if queue is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 
 from redis.exceptions import RedisError
@@ -66,13 +67,17 @@ def webhook_route(*, secret: str, queue: JobQueue) -> Route:
             log.info("delivery %s: %s (%s)", delivery, routed.reason, routed.disposition.value)
             return _answer(202, status=routed.disposition.value, reason=routed.reason)
         try:
-            submitted = queue.submit(routed.request, delivery_id=delivery)
+            digest = hashlib.sha256(body).hexdigest()
+            submitted = queue.submit(routed.request, delivery_id=delivery, body_digest=digest)
         except RedisError as exc:
             log.error("delivery %s: could not queue the review: %s", delivery, exc)
             return _answer(503, error="the review queue is unavailable; redeliver later")
         if submitted.redelivery:
-            log.info("delivery %s (%s) already seen; nothing done", delivery, event)
+            log.info("delivery %s (%s) already seen (its id or its signed body); nothing done", delivery, event)
             return _answer(202, status="duplicate", delivery=delivery)
+        if submitted.stale:
+            log.info("delivery %s (%s) is older than the pull request's newest push; nothing done", delivery, event)
+            return _answer(202, status="stale", reason=f"{routed.reason}: a newer push of this pull request was seen")
         log.info(
             "delivery %s: %s -> job %s%s",
             delivery,

@@ -54,7 +54,9 @@ def test_globs_filter_a_folder() -> None:
     assert done.returncode == 0, done.stderr
     names = [t["name"] for t in json.loads(done.stdout)["tools"]]
     # A folder's own files come before its subfolders, each in name order.
-    assert names == ["regional_lookup", "list_items", "list_warehouses", "restock", "get_stock", "adjust_stock",
+    assert names == ["regional_lookup", "weather_forecast", "weather_alerts", "weather_history", "weather_history_raw",
+                     "rename_city", "rename_station",
+                     "list_items", "list_warehouses", "restock", "get_stock", "adjust_stock",
                      "list_cards", "move_card", "board_summary", "search_cards"]
 
 

@@ -47,8 +47,24 @@ def plain(x: int) -> int:
     return x
 
 
+from trap_handlers import trapped_handler  # noqa: E402
+
+mcp.tool(name="imported")(trapped_handler)
+
+
 if __name__ == "__main__":
     pathlib.Path({marker!r}).write_text("main")
+'''
+
+# A module whose function trap.py registers by a call: read for the handler, never imported.
+HANDLERS = '''\
+import pathlib
+pathlib.Path({marker!r}).write_text("handler module imported")
+
+
+def trapped_handler(city: str) -> str:
+    """Read from its module, never run."""
+    return city
 '''
 
 TYPESCRIPT = '''\
@@ -77,6 +93,7 @@ var Tool = mcp.NewTool("go_tool", mcp.WithDescription("Read, not run."))
 
 def _write_traps(folder: Path, marker: Path) -> None:
     (folder / "trap.py").write_text(PYTHON.format(marker=str(marker)))
+    (folder / "trap_handlers.py").write_text(HANDLERS.format(marker=str(marker)))
     (folder / "setup.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('setup')\n")
     (folder / "conftest.py").write_text(f"import pathlib\npathlib.Path({str(marker)!r}).write_text('conftest')\n")
     (folder / "trap.ts").write_text(TYPESCRIPT.format(marker=str(marker)))
@@ -89,8 +106,8 @@ def test_extracting_a_file_leaves_no_marker(tmp_path: Path) -> None:
     modules_before = set(sys.modules)
     tools = extract_file(tmp_path / "trap.py")
     assert not marker.exists()
-    assert "trap" not in set(sys.modules) - modules_before
-    assert "plain" in tools.names()  # the file was read
+    assert not {"trap", "trap_handlers"} & (set(sys.modules) - modules_before)
+    assert {"plain", "imported"} <= set(tools.names())  # the file and its handler's module were read
 
 
 def test_extracting_a_folder_leaves_no_marker(tmp_path: Path) -> None:

@@ -98,6 +98,9 @@ import { tool } from "ai";
 import { z } from "zod";
 const registry = new Registry();
 registry.tool("weather", "Weather in a city", { city: z.string() }, async () => "sunny");
+export const tools = {
+  forecast: tool({ description: "Forecast for a city", parameters: z.object({ city: z.string() }) }),
+};
 """,
     "agent.go": """
 package agent
@@ -105,6 +108,8 @@ package agent
 import "github.com/sashabaranov/go-openai"
 
 var t = openai.NewTool("weather", openai.WithDescription("Weather in a city"))
+
+var u = openai.Tool{Name: "forecast", Description: "Forecast for a city"}
 """,
 }
 

@@ -146,6 +146,7 @@ class Failure:
     status: int
     message: str
     times: int | None
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 class FakeGitHub:
@@ -228,11 +229,17 @@ class FakeGitHub:
         message: str = "injected failure",
         times: int | None = None,
         method: str = "",
+        headers: dict[str, str] | None = None,
     ) -> None:
-        """Answer `status` to the next `times` calls of the operation (all calls when None)."""
-        self.failures.append(
-            Failure(method=method, operation_id=operation_id, status=status, message=message, times=times)
-        )
+        """Answer `status` (with `headers`, e.g. Retry-After) to the next `times` calls of the operation (all
+        calls when None)."""
+        failure = Failure(method, operation_id, status, message, times, dict(headers or {}))
+        self.failures.append(failure)
+
+    def heal(self) -> None:
+        """Stop every injected failure."""
+        with self.lock:
+            self.failures.clear()
 
     def on(self, operation_id: str, callback: Callable[[Recorded], None]) -> None:
         """Call `callback` (in the server thread) before answering each call of the operation."""
@@ -287,7 +294,8 @@ class FakeGitHub:
                 callback(rec)
         failure = self._take_failure(op.operation_id, handler.command)
         if failure is not None:
-            return self._send(handler, rec, Reply(failure.status, {"message": failure.message}))
+            reply = Reply(failure.status, {"message": failure.message})
+            return self._send(handler, rec, reply, headers=failure.headers)
         params = op.pattern.match(path)
         assert params is not None
         try:
@@ -307,13 +315,17 @@ class FakeGitHub:
                     return failure
         return None
 
-    def _send(self, handler: BaseHTTPRequestHandler, rec: Recorded, reply: Reply) -> None:
+    def _send(
+        self, handler: BaseHTTPRequestHandler, rec: Recorded, reply: Reply, *, headers: dict[str, str] | None = None
+    ) -> None:
         rec.status = reply.status
         data = b"" if reply.status == 204 else json.dumps(reply.body).encode()
         handler.send_response(reply.status)
         handler.send_header("Content-Type", "application/json; charset=utf-8")
         handler.send_header("Content-Length", str(len(data)))
         handler.send_header("X-GitHub-Request-Id", f"fake-{time.monotonic_ns()}")
+        for name, value in (headers or {}).items():
+            handler.send_header(name, value)
         handler.end_headers()
         handler.wfile.write(data)
 

@@ -23,12 +23,15 @@ from fakes.github_api import FakeGitHub
 from githubkit.webhooks import sign
 from redis import Redis
 from rq import Queue, SimpleWorker
+from rq.registry import ScheduledJobRegistry
 
 from app.jobs import job as job_module
 from app.reports.service import default_service
 from app.reports.settings import get_report_settings
 from app.settings import get_settings
 from app.web.app import create_app
+
+from .toolsets import BASE_TOOLS, head_tools, tools_json
 
 APP_ID = 4242
 INSTALLATION_ID = 77
@@ -132,6 +135,8 @@ def webhook_payload(name: str, **patch: Any) -> dict[str, Any]:
             pr["base"]["sha"] = patch["base"]
         if "head" in patch:
             pr["head"]["sha"] = patch["head"]
+        if "updated_at" in patch:
+            pr["updated_at"] = patch["updated_at"]
     return data
 
 
@@ -171,6 +176,16 @@ class Rig:
         """Run every queued job in this thread (an RQ SimpleWorker in burst mode)."""
         SimpleWorker([self.queue()], connection=self.redis).work(burst=True, with_scheduler=False)
 
+    def release_retries(self) -> int:
+        """Queue now the retries RQ scheduled for later (what its scheduler does when they fall due)."""
+        queue = self.queue()
+        registry = ScheduledJobRegistry(queue=queue)
+        ids = registry.get_job_ids()
+        for jid in ids:
+            registry.remove(jid)
+            queue.enqueue_job(queue.fetch_job(jid))
+        return len(ids)
+
 
 @pytest.fixture
 def rig(app_env: None, fake_github: FakeGitHub, redis_db: Redis) -> Iterator[Rig]:
@@ -183,6 +198,18 @@ def repo_files(tools_text: str, *, config: str | None = None, extra: dict[str, s
     if config is not None:
         files[".github/toolchoice.yml"] = config
     return files
+
+
+def seed_pull(
+    rig: Rig, *, config: str | None = None, head_config: str | None = None, number: int = 7
+) -> tuple[str, str]:
+    """A repository with a base commit and a head commit changing the tools, and PR `number` between them."""
+    repo = rig.fake.repo(OWNER, REPO, installation_id=INSTALLATION_ID)
+    base = repo.commit(repo_files(tools_json(BASE_TOOLS), config=config))
+    head_cfg = head_config if head_config is not None else config
+    head = repo.commit(repo_files(tools_json(head_tools()), config=head_cfg), parent=base)
+    repo.open_pull(number, base=base, head=head)
+    return base, head
 
 
 def shared_file(*parts: str) -> Path:

@@ -7,23 +7,14 @@ import pytest
 from app.config import CONFIG_PATH
 from app.github.publisher import STICKY_MARKER
 
-from .conftest import INSTALLATION_ID, OWNER, REPO, Rig, repo_files, webhook_payload
+from .conftest import INSTALLATION_ID, OWNER, REPO, Rig, repo_files, seed_pull, webhook_payload
 from .toolsets import BASE_TOOLS, head_tools, tools_json
 
 pytestmark = pytest.mark.corpus
 
 
-def _seed(rig: Rig, *, config: str | None = None, head_config: str | None = None, number: int = 7) -> tuple[str, str]:
-    repo = rig.fake.repo(OWNER, REPO, installation_id=INSTALLATION_ID)
-    base = repo.commit(repo_files(tools_json(BASE_TOOLS), config=config))
-    head_cfg = head_config if head_config is not None else config
-    head = repo.commit(repo_files(tools_json(head_tools()), config=head_cfg), parent=base)
-    repo.open_pull(number, base=base, head=head)
-    return base, head
-
-
 def test_opened_gives_one_comment_and_one_completed_check_run(rig: Rig) -> None:
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     answer = rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     assert answer.status == 202 and answer.body["status"] == "queued"
     rig.work()
@@ -45,7 +36,7 @@ def test_opened_gives_one_comment_and_one_completed_check_run(rig: Rig) -> None:
 
 
 def test_threshold_from_base_config_fails_the_check(rig: Rig) -> None:
-    base, head = _seed(rig, config="thresholds:\n  min_score: 99\n")
+    base, head = seed_pull(rig, config="thresholds:\n  min_score: 99\n")
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     rig.work()
     (run,) = rig.fake.check_runs(OWNER, REPO, head)
@@ -54,7 +45,7 @@ def test_threshold_from_base_config_fails_the_check(rig: Rig) -> None:
 
 
 def test_the_same_delivery_twice_does_nothing_new(rig: Rig) -> None:
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     payload = webhook_payload("pull_request.opened.2", number=7, base=base, head=head)
     first = rig.deliver("pull_request", payload, delivery="fixed-guid-1")
     second = rig.deliver("pull_request", payload, delivery="fixed-guid-1")
@@ -68,7 +59,7 @@ def test_the_same_delivery_twice_does_nothing_new(rig: Rig) -> None:
 
 
 def test_synchronize_edits_the_same_comment(rig: Rig) -> None:
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     rig.work()
     edits_before = rig.fake.comments(OWNER, REPO, 7)[0]["edits"]
@@ -85,7 +76,7 @@ def test_synchronize_edits_the_same_comment(rig: Rig) -> None:
 
 
 def test_forged_signature_is_rejected_and_nothing_is_queued(rig: Rig) -> None:
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     payload = webhook_payload("pull_request.opened.2", number=7, base=base, head=head)
     forged = rig.deliver("pull_request", payload, signature="sha256=" + "0" * 64)
     missing = rig.deliver("pull_request", payload, signature="")
@@ -96,7 +87,7 @@ def test_forged_signature_is_rejected_and_nothing_is_queued(rig: Rig) -> None:
 
 
 def test_push_while_a_job_runs_cancels_the_old_check_run(rig: Rig) -> None:
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     repo = rig.fake.repo(OWNER, REPO)
     newer = repo.commit(repo_files(tools_json(head_tools()[:2])), parent=head)
     pushed: list[int] = []
@@ -121,7 +112,7 @@ def test_push_while_a_job_runs_cancels_the_old_check_run(rig: Rig) -> None:
 
 
 def test_queued_job_of_an_older_head_is_cancelled(rig: Rig) -> None:
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     repo = rig.fake.repo(OWNER, REPO)
     newer = repo.commit(repo_files(tools_json(head_tools()[:2])), parent=head)
     first = rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
@@ -133,7 +124,7 @@ def test_queued_job_of_an_older_head_is_cancelled(rig: Rig) -> None:
 
 
 def test_a_job_that_raises_completes_its_check_run_with_the_error(rig: Rig) -> None:
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     rig.fake.fail("git/get-tree", status=403, message="Resource not accessible by integration")
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     rig.work()
@@ -147,7 +138,7 @@ def test_a_job_that_raises_completes_its_check_run_with_the_error(rig: Rig) -> N
 
 
 def test_invalid_config_fails_the_check_naming_the_key_and_line(rig: Rig) -> None:
-    base, head = _seed(rig, config="mode: synthetic\nthresholds:\n  min_scor: 80\n")
+    base, head = seed_pull(rig, config="mode: synthetic\nthresholds:\n  min_scor: 80\n")
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     rig.work()
     (run,) = rig.fake.check_runs(OWNER, REPO, head)
@@ -171,7 +162,7 @@ def test_no_tool_definitions_changed_succeeds_without_a_comment(rig: Rig) -> Non
 
 
 def test_config_changed_in_the_pr_is_reported_but_base_applies(rig: Rig) -> None:
-    base, head = _seed(rig, config="thresholds:\n  min_score: 99\n", head_config="thresholds:\n  min_score: 1\n")
+    base, head = seed_pull(rig, config="thresholds:\n  min_score: 99\n", head_config="thresholds:\n  min_score: 1\n")
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     rig.work()
     (run,) = rig.fake.check_runs(OWNER, REPO, head)
@@ -181,7 +172,7 @@ def test_config_changed_in_the_pr_is_reported_but_base_applies(rig: Rig) -> None
 
 
 def test_public_repository_comment_links_to_the_stored_report(rig: Rig) -> None:
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     payload = webhook_payload("pull_request.opened.2", number=7, base=base, head=head)
     assert payload["repository"]["private"] is False
     rig.deliver("pull_request", payload)
@@ -194,7 +185,7 @@ def test_public_repository_comment_links_to_the_stored_report(rig: Rig) -> None:
 
 
 def test_private_repository_without_a_link_secret_links_to_the_check_run(rig: Rig) -> None:
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     payload = webhook_payload("pull_request.opened.2", number=7, base=base, head=head)
     payload["repository"]["private"] = True
     rig.deliver("pull_request", payload)
@@ -208,7 +199,7 @@ def test_live_model_misconfigured_fails_the_check_and_never_falls_back(
     rig: Rig, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    base, head = _seed(rig, config="mode: live_model\nmodel: some-model\n")
+    base, head = seed_pull(rig, config="mode: live_model\nmodel: some-model\n")
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     rig.work()
     (run,) = rig.fake.check_runs(OWNER, REPO, head)
@@ -219,7 +210,7 @@ def test_live_model_misconfigured_fails_the_check_and_never_falls_back(
 def test_a_transient_github_error_is_retried_and_says_so(rig: Rig) -> None:
     from rq.registry import ScheduledJobRegistry
 
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     rig.fake.fail("git/get-tree", status=403, message="API rate limit exceeded for installation", times=1)
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     rig.work()
@@ -253,7 +244,7 @@ def test_a_pr_repairing_an_unreadable_base_file_is_reviewed(rig: Rig) -> None:
 
 
 def test_suggestions_follow_the_results_as_one_review(rig: Rig) -> None:
-    base, head = _seed(rig)
+    base, head = seed_pull(rig)
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     rig.work()
     (comment,) = rig.fake.comments(OWNER, REPO, 7)
@@ -265,7 +256,7 @@ def test_suggestions_follow_the_results_as_one_review(rig: Rig) -> None:
 
 
 def test_suggestions_off(rig: Rig) -> None:
-    base, head = _seed(rig, config="suggestions: false\n")
+    base, head = seed_pull(rig, config="suggestions: false\n")
     rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
     rig.work()
     assert rig.fake.reviews(OWNER, REPO, 7) == []

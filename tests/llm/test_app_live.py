@@ -17,8 +17,8 @@ from app.review.models import Outcome, Target
 from app.review.reviewer import AuditReviewer
 from app.review.run import run_review
 
-from .conftest import TOOLS
-from .fake_openai import API_KEY, MODEL, FakeOpenAI
+from .conftest import TOOLS, fast_profile
+from .fake_openai import API_KEY, MODEL, FakeOpenAI, Reply, completion, error
 
 BASE, HEAD = "b" * 40, "h" * 40
 DEFS = "mcp/tools.json"
@@ -135,3 +135,45 @@ def test_model_the_operator_does_not_allow_fails_before_any_call(
     assert check is not None and check.conclusion == Conclusion.FAILURE
     assert "not allowed by the operator" in check.summary
     assert server.requests == [] and sink.comments == []
+
+
+def _garbage(request: dict[str, Any]) -> Reply:
+    return completion("I think the answer is probably the second one?")
+
+
+ENDPOINT_FAULTS = {
+    "429 throughout": lambda request: error(429, "Rate limit reached", headers={"Retry-After": "0"}),
+    "500 throughout": lambda request: error(500, "internal error", headers={"Retry-After": "0"}),
+    "502 throughout": lambda request: error(502, "bad gateway", headers={"Retry-After": "0"}),
+    "no answer in time": lambda request: Reply(delay=1.0, body={}),
+    "no chat completion": lambda request: Reply(body={"unexpected": True}),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(ENDPOINT_FAULTS))
+def test_endpoint_faults_fail_the_check_run_and_never_pass_or_comment(
+    fault: str, server: FakeOpenAI, live_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.llm.factory.load_profile", lambda: fast_profile(timeout_s=0.3, max_retries=1))
+    server.handler = ENDPOINT_FAULTS[fault]
+    outcome, sink = review(LIVE_CONFIG)
+    (check,) = sink.checks.values()  # started once, completed once
+    assert outcome == Outcome.INPUT_INVALID
+    assert check is not None and check.conclusion == Conclusion.FAILURE
+    assert "Nothing was judged" in check.summary
+    assert sink.comments == []
+    assert server.chat_requests
+
+
+def test_unreadable_answers_are_never_counted_as_passes(
+    server: FakeOpenAI, live_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.llm.factory.load_profile", lambda: fast_profile())
+    server.handler = _garbage
+    outcome, sink = review(LIVE_CONFIG)
+    assert outcome == Outcome.PUBLISHED
+    (check,) = sink.checks.values()
+    # Unreadable answers generate no case and score none: nothing was measured, so nothing passes.
+    assert check is not None and check.conclusion == Conclusion.NEUTRAL
+    assert "no scored cases ran; nothing to judge" in check.summary
+    assert "Selection accuracy (not measured)" in check.summary

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import TEST_ALLOW_HOSTS
 
+from app.egress.policy import ENV_ALLOW_HOSTS
 from app.llm.tools import map_tools
 
 from .conftest import TOOLS
@@ -51,6 +53,7 @@ def live_env(server: FakeOpenAI, tmp_path: Path, **extra: str) -> dict[str, str]
         "OPENAI_API_KEY": API_KEY,
         "OPENAI_BASE_URL": server.url,
         "TOOLCHOICE_CACHE_DIR": str(tmp_path / "cache"),
+        ENV_ALLOW_HOSTS: TEST_ALLOW_HOSTS,  # the fake server is on loopback
         **extra,
     }
 

@@ -118,3 +118,33 @@ def tools_with_secrets(secrets: list[Seeded]) -> list[dict[str, Any]]:
             }
         )
     return tools
+
+
+# Where a seeded secret is placed in a tool definition: its text (with its context) in the tool's description
+# and, bare, in one of these fields of a parameter, in turn.
+PLACES = ("description", "enum", "default", "examples")
+
+
+def tools_in_every_field(secrets: list[Seeded]) -> list[dict[str, Any]]:
+    """One MCP tool per secret: its text in the description, its bare value in an enum, a default, an example
+    or a parameter description (in turn), so every kind is seen in every place across the set."""
+    tools = []
+    for i, s in enumerate(secrets):
+        place = PLACES[i % len(PLACES)]
+        param: dict[str, Any] = {"type": "string", "description": "The API token to check."}
+        if place == "enum":
+            param["enum"] = ["primary", s.secret]
+        elif place == "default":
+            param["default"] = s.secret
+        elif place == "examples":
+            param["examples"] = [s.secret]
+        else:
+            param["description"] = f"The API token, e.g. '{s.secret}'."
+        tools.append(
+            {
+                "name": f"vault_call_{i:02d}",
+                "description": f"Checks an API token against vault {i}. Use this when asked about vault {i}. {s.text}",
+                "inputSchema": {"type": "object", "properties": {"api_key": param}, "required": ["api_key"]},
+            }
+        )
+    return tools

@@ -49,7 +49,7 @@ def test_shipped_rules_load_sorted_by_id() -> None:
     assert ids == sorted(ids)
     assert len(ids) >= 20
     assert {r.dimension.value for r in rules.rules} == {
-        "input", "description_quality", "parameter_clarity", "distinguishability", "safety"
+        "input", "description_quality", "parameter_clarity", "distinguishability", "safety", "security"
     }
 
 

@@ -10,7 +10,7 @@ from app.audit.models import Tool
 from app.audit.rules.registry import COUNT, PASS, RATIO, REGEX_LIST, WORD_LIST, Anchor, Target, Verdict, register
 from app.audit.rules.registry import search as matches
 from app.audit.rules.wording import resolve_ref
-from app.audit.text import split_identifier, words
+from app.audit.text import has_token, split_identifier, words
 
 # Keys that declare what a value may be, besides `type`.
 TYPE_KEYS = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref")
@@ -62,7 +62,7 @@ def _self_explanatory(member: Any) -> bool:
 def _mentioned(member: Any, text_words: set[str], text: str) -> bool:
     """The member appears in the text as a whole token ('P1', '+1', 'created_at'), or all its words do."""
     member_text = str(member).lower()
-    if member_text and re.search(rf"(?<![a-z0-9]){re.escape(member_text)}(?![a-z0-9])", text):
+    if has_token(text, member_text):
         return True
     parts = split_identifier(str(member))
     return bool(parts) and all(p in text_words for p in parts)

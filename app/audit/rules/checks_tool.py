@@ -40,11 +40,18 @@ def _schema_problem(schema_json: str) -> tuple[str, str, str] | None:
     """(path, message, dialect) of the most relevant meta-schema error; cached because meta-validation is
     slow (milliseconds per schema) and a before/after audit sees most schemas twice."""
     schema = json.loads(schema_json)
-    error = best_match(_meta_validator(validator_for(schema, default=Draft202012Validator)).iter_errors(schema))
+    # A `$schema` that is no URI string names no dialect (jsonschema fails on it): check it as 2020-12, whose
+    # meta-schema then reports the `$schema` itself.
+    named = isinstance(schema.get("$schema"), str)
+    try:
+        cls = validator_for(schema, default=Draft202012Validator) if named else Draft202012Validator
+    except ValueError:  # "http://[x" and the like
+        cls = Draft202012Validator
+    error = best_match(_meta_validator(cls).iter_errors(schema))
     if error is None:
         return None
     path = "/".join(str(p) for p in error.absolute_path) or "(root)"
-    return path, error.message[:200], str(schema.get("$schema") or "draft 2020-12")
+    return path, error.message[:200], str(schema["$schema"]) if named else "draft 2020-12"
 
 
 @register("input_schema_object", Target.TOOL, details=("found",))

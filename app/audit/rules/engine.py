@@ -146,9 +146,15 @@ def _evaluate_rule(
     findings: list[Finding] = []
     checks: list[CheckResult] = []
 
-    def record(tool: Tool, verdict: Verdict | None, parameter: str | None = None) -> None:
-        if verdict is None:
+    def record(tool: Tool, outcome: Verdict | Sequence[Verdict] | None, parameter: str | None = None) -> None:
+        if outcome is None:
             return
+        if not isinstance(outcome, Verdict):
+            for verdict in outcome:
+                record(tool, verdict, parameter)
+            return
+        verdict = outcome
+        parameter = parameter or verdict.parameter
         checks.append(CheckResult(rule_id=rule.id, dimension=rule.dimension, tool=tool.name,
                                   parameter=parameter, passed=verdict.passed))
         if not verdict.passed:
@@ -171,7 +177,8 @@ def _evaluate_rule(
     for failure in _ordered(outcome.failures, kept):
         tool = kept[failure.tool]
         other = kept[failure.other_tool].name if failure.other_tool is not None else None
-        findings.append(_finding(eff, tool, details=failure.details, anchor=failure.anchor, other_tool=other))
+        findings.append(_finding(eff, tool, details=failure.details, anchor=failure.anchor,
+                                 parameter=failure.parameter, other_tool=other))
         for index, mate in ((failure.tool, other), (failure.other_tool, tool.name)):
             if index is not None:
                 partner.setdefault(index, mate or "")
@@ -187,11 +194,11 @@ def _ordered(failures: Sequence[Failure], tools: Sequence[Tool]) -> list[Failure
     out: list[Failure] = []
     for f in failures:
         if f.other_tool is not None and tools[f.other_tool].name < tools[f.tool].name:
-            f = Failure(tool=f.other_tool, other_tool=f.tool, details=f.details, anchor=f.anchor)
+            f = Failure(tool=f.other_tool, other_tool=f.tool, details=f.details, anchor=f.anchor, parameter=f.parameter)
         out.append(f)
 
-    def key(f: Failure) -> tuple[str, str]:
-        return (tools[f.tool].name, tools[f.other_tool].name if f.other_tool is not None else "")
+    def key(f: Failure) -> tuple[str, str, str]:
+        return (tools[f.tool].name, tools[f.other_tool].name if f.other_tool is not None else "", f.parameter or "")
 
     return sorted(out, key=key)
 

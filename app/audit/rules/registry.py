@@ -30,11 +30,15 @@ class Anchor(StrEnum):
 
 @dataclass(frozen=True)
 class Verdict:
-    """Result of one check on one applicable target; `details` fill the rule's message placeholders."""
+    """Result of one check on one applicable target; `details` fill the rule's message placeholders.
+
+    A tool check that inspects a parameter's text may name it in `parameter`: the finding then points at it.
+    """
 
     passed: bool
     details: Mapping[str, str] = field(default_factory=dict)
     anchor: Anchor = Anchor.TOOL
+    parameter: str | None = None
 
 
 PASS = Verdict(True)
@@ -48,6 +52,7 @@ class Failure:
     other_tool: int | None = None
     details: Mapping[str, str] = field(default_factory=dict)
     anchor: Anchor = Anchor.TOOL
+    parameter: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,14 +63,16 @@ class SetOutcome:
     failures: Sequence[Failure]
 
 
-ToolCheck = Callable[[Tool, Mapping[str, Any]], Verdict | None]
+# A tool check may return several failing verdicts (one per offending field): each becomes a finding.
+ToolCheck = Callable[[Tool, Mapping[str, Any]], Verdict | Sequence[Verdict] | None]
 ParameterCheck = Callable[[Tool, str, Mapping[str, Any], Mapping[str, Any]], Verdict | None]
 SetCheck = Callable[[Sequence[Tool], Mapping[str, Any]], SetOutcome]
 
 
 @dataclass(frozen=True)
 class Check:
-    """A registered check: `None` from a tool or parameter check means "not applicable"."""
+    """A registered check: `None` from a tool or parameter check means "not applicable"; a tool check may
+    return a list of verdicts (one result each)."""
 
     name: str
     target: Target

@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from app.audit.models import Case, CaseFamily, Provenance, Suite, ToolSet
-from app.audit.suite.intents import TemplateCaseGenerator, requests_for
+from app.audit.models import Case, CaseFamily, Suite, ToolSet
+from app.audit.suite.intents import TemplateCaseGenerator, positive_case, requests_for
 from app.audit.suite.phrasing import name_prefixes
 from app.audit.suite.targeting import MIN_SCORED_CHANGED, budgets, changed_tools
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
@@ -60,9 +60,9 @@ def build_suite(
                 key = _key(case)
                 if key not in generated:
                     generated[key] = validator.validate(case, min_confidence=MIN_CONFIDENCE)
-            _top_up(toolset, generated, validator, targets={n: MIN_SCORED_CHANGED for n in changed})
+            _top_up(toolset, generated, validator, targets={n: MIN_SCORED_CHANGED for n in changed}, given=user_cases)
         _add_unique(cases, generated.values())
-        notes = _shortfalls(toolsets[-1], list(generated.values()), changed)
+        notes = _shortfalls(toolsets[-1], list(cases.values()), changed)
     elif generator is not None:
         for toolset in toolsets:
             _add_unique(cases, generator.generate(toolset, per_tool=intents_per_tool, negatives=negatives))
@@ -83,9 +83,11 @@ def _top_up(
     validator: CaseValidator,
     *,
     targets: Mapping[str, int],
+    given: Sequence[Case],
 ) -> None:
-    """Further requests for tools under their target of scored cases (1, or more for a changed tool)."""
-    scored = _scored_per_tool(generated.values())
+    """Further requests for tools under their target of scored cases (1, or more for a changed tool); the
+    user's own scored cases count towards it."""
+    scored = _scored_per_tool([*generated.values(), *given])
     written = Counter(c.expected for c in generated.values() if c.family == CaseFamily.POSITIVE)
     prefixes = name_prefixes(toolset.names())
     for tool in toolset.tools:
@@ -96,15 +98,7 @@ def _top_up(
             if scored[tool.name] >= target:
                 break
             written[tool.name] += 1
-            case = Case(
-                id=f"gen-{tool.name}-{written[tool.name]}",
-                intent=phrased.text,
-                expected=tool.name,
-                provenance=Provenance.AI_GENERATED,
-                target_tool=tool.name,
-                phrasing=phrased.phrasing,
-                note=f"{phrased.phrasing.value} request (added: too few scored cases)",
-            )
+            case = positive_case(tool.name, phrased, written[tool.name], why=" (added: too few scored cases)")
             if _key(case) in generated:
                 written[tool.name] -= 1
                 continue

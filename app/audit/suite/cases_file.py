@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
+from app.audit.documents import read_document
 from app.audit.models import NO_TOOL, Case, CaseFamily, CaseStatus, Provenance
-from app.audit.positions import is_json_text, json_ranges, yaml_ranges
 from app.audit.suite.validate import MIN_CONFIDENCE
 from app.errors import CasesError
 
@@ -21,18 +19,7 @@ def load_cases(name: str, *, text: str) -> list[Case]:
     `arguments` (parameter -> list of acceptable values, or one value), `provenance`
     (user_defined by default, or human_fixture), `confidence` (default 1.0), `note`.
     """
-    try:
-        if is_json_text(text):
-            data = json.loads(text)
-            ranges = json_ranges(text)
-        else:
-            data = yaml.safe_load(text)
-            ranges = yaml_ranges(text)
-    except json.JSONDecodeError as exc:
-        raise CasesError(f"invalid JSON: {exc.msg}", file=name, line=exc.lineno) from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        raise CasesError(f"invalid YAML: {exc.problem}", file=name, line=mark.line + 1 if mark else None) from None
+    data, ranges, _ = read_document(name, text, error=CasesError)
     base: tuple[str | int, ...] = ()
     if isinstance(data, dict) and "cases" in data:
         data, base = data["cases"], ("cases",)

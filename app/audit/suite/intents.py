@@ -54,6 +54,20 @@ def _interleaved(requests: list[Phrased]) -> list[Phrased]:
     return out
 
 
+def positive_case(tool: str, phrased: Phrased, k: int, *, why: str = "") -> Case:
+    """The k-th generated request expecting `tool` (ids `gen-<tool>-<k>`, stable across runs)."""
+    return Case(
+        id=f"gen-{tool}-{k}",
+        intent=phrased.text,
+        expected=tool,
+        provenance=Provenance.AI_GENERATED,
+        family=CaseFamily.POSITIVE,
+        target_tool=tool,
+        phrasing=phrased.phrasing,
+        note=f"{phrased.phrasing.value} request{why}",
+    )
+
+
 class TemplateCaseGenerator:
     """Writes cases from tool text alone; deterministic, no model."""
 
@@ -65,19 +79,7 @@ class TemplateCaseGenerator:
         for tool in toolset.tools:
             budget = (budgets or {}).get(tool.name, per_tool)
             requests = requests_for(tool, budget, prefixes=prefixes)
-            for k, phrased in enumerate(requests, start=1):
-                cases.append(
-                    Case(
-                        id=f"gen-{tool.name}-{k}",
-                        intent=phrased.text,
-                        expected=tool.name,
-                        provenance=Provenance.AI_GENERATED,
-                        family=CaseFamily.POSITIVE,
-                        target_tool=tool.name,
-                        phrasing=phrased.phrasing,
-                        note=f"{phrased.phrasing.value} request",
-                    )
-                )
+            cases.extend(positive_case(tool.name, phrased, k) for k, phrased in enumerate(requests, start=1))
             explicit = next((r for r in requests if r.phrasing == Phrasing.EXPLICIT), None)
             if negatives and explicit and len(toolset.tools) > 1:
                 cases.append(

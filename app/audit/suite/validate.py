@@ -52,6 +52,25 @@ def _parameter_text(tool: Tool) -> str:
     return " ".join(parts)
 
 
+def _name_slots(name: str) -> list[frozenset[str]]:
+    """A name's words as slots a request can fill; 'create_or_update_file' -> [{create, update}, {file}]."""
+    slots: list[set[str]] = []
+    joined = False
+    for word in split_identifier(name):
+        if word in ("or", "and"):
+            joined = bool(slots)
+            continue
+        stems = set(content_stems(word))
+        if not stems:
+            continue
+        if joined:
+            slots[-1] |= stems
+        else:
+            slots.append(stems)
+        joined = False
+    return [frozenset(s) for s in slots]
+
+
 @cache
 def _filler() -> frozenset[str]:
     return frozenset(content_stems(lexicon()["filler"]))
@@ -76,7 +95,7 @@ class CaseValidator:
         self.names = toolset.names()
         self.kinds = [read_tool(t).verb_class for t in toolset.tools]
         self.fields: list[dict[str, float]] = []
-        self.name_terms: list[set[str]] = []
+        self.name_terms: list[list[frozenset[str]]] = []
         df: Counter[str] = Counter()
         for tool in toolset.tools:
             name = set(content_stems(" ".join(split_identifier(tool.name))))
@@ -86,7 +105,7 @@ class CaseValidator:
             weights.update(dict.fromkeys(text, TEXT_WEIGHT))
             weights.update(dict.fromkeys(name, NAME_WEIGHT))
             self.fields.append(weights)
-            self.name_terms.append(name)
+            self.name_terms.append(_name_slots(tool.name))
             df.update(weights)
         n = len(self.fields)
         self.idf = {t: math.log((1 + n) / (1 + c)) + 1.0 for t, c in df.items()}
@@ -120,12 +139,13 @@ class CaseValidator:
             if self.names[i] in removed:
                 continue
             named = self.name_terms[i]
-            precision = NAME_FLOOR + (1 - NAME_FLOOR) * (len(named & asked) / len(named) if named else 0.0)
+            said = sum(1 for slot in named if slot & asked) / len(named) if named else 0.0
+            precision = NAME_FLOOR + (1 - NAME_FLOOR) * said
             other_kind = kind is not None and self.kinds[i] not in (kind, "other")
             share = s / total * precision**NAME_EXPONENT
             if not known_only and named:
                 # A tool whose own name the request mostly says is a plausible answer, whatever else it says.
-                share = max(share, NAME_PLAUSIBLE * len(named & asked) / len(named))
+                share = max(share, NAME_PLAUSIBLE * said)
             out[self.names[i]] = share * (OTHER_KIND_FACTOR if other_kind else 1.0)
         return out
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from app.audit.synthetic.index import Param, analysed_stems
 from app.audit.synthetic.values import Found, format_date, format_time
-from app.audit.text import match_stem, words
+from app.audit.text import has_token, match_stem, words
 
 _PLACE_WORDS = frozenset("in at near from to around".split())
 _PLACE_PARAMS = frozenset(
@@ -49,7 +49,7 @@ def _enum_member(param: Param, intent_lower: str, intent_stems: set[str]) -> Any
         text = str(member).lower()
         if not text:
             continue
-        if re.search(rf"(?<![a-z0-9]){re.escape(text)}(?![a-z0-9])", intent_lower):
+        if has_token(intent_lower, text):
             return member
         member_stems = set(analysed_stems(str(member)))
         if member_stems and member_stems <= intent_stems:
@@ -185,7 +185,14 @@ def _value_for(
             values = [v for k, (v, _, _) in enumerate(found.numbers) if k not in used_numbers]
             filled = [int(v) if param.item_type == "integer" else v for v in values]
             return filled or None, 1.0 if filled else 0.0
-        return [q for q, _ in quoted] or None, 1.0 if quoted else 0.0
+        if quoted:
+            return [q for q, _ in quoted], 1.0
+        if propers and param.item_type in ("string", ""):
+            # Names the request gives ("Apple and Microsoft") fill a list of strings.
+            names = [text for text, _, _ in propers]
+            propers.clear()
+            return names, 1.0
+        return None, 0.0
     if param.type in ("string", ""):
         return _string_for(param, intent, mentioned, pools, quoted, propers)
     if param.type == "object" and param.required:

@@ -32,16 +32,23 @@ _BOUNDARY_WORDS = frozenset(
 
 def analysed_stems(text: str) -> list[str]:
     """Content stems of `text`; numbers shorter than 3 digits carry no meaning in a tool's text."""
-    out: list[str] = []
+    return [s for s, _ in analysed_words(text)]
+
+
+def analysed_words(text: str) -> list[tuple[str, str]]:
+    """(content stem, the word as written) of each content word of `text`."""
+    out: list[tuple[str, str]] = []
     for w in words(text):
         if w in STOPWORDS or (w.isdigit() and len(w) < 3):
             continue
-        out.append(match_stem(w))
+        out.append((match_stem(w), w))
     return out
 
 
 # Letters two forms of a word must share before they are matched as one (discover/discoverer).
 PREFIX = 5
+# Length from which a word also matches its longer derivations (translate/translation).
+DERIVED = 7
 
 
 @dataclass(slots=True)
@@ -73,6 +80,9 @@ class ToolDoc:
     boundary_terms: frozenset[str]
     exclusion_terms: frozenset[str]  # words only found in "do not use for" sentences
     params: list[Param] = field(default_factory=list)
+    core_terms: frozenset[str] = frozenset()  # stems of the name, title and first sentence: what it is for
+    object_terms: frozenset[str] = frozenset()  # stems of the name that are not verbs: what it acts on
+    value_kinds: frozenset[str] | None = None  # kinds of typed value its parameters take (filled on first use)
 
 
 def _str(value: Any) -> str:
@@ -94,10 +104,15 @@ def _declared_type(spec: dict[str, Any]) -> str:
     return kind if isinstance(kind, str) else ""
 
 
+# Members of one enum the selector reads: real servers have at most a few dozen; a 100,000-member enum would
+# cost seconds per request and tell a request-matcher nothing more.
+MAX_ENUM_MEMBERS = 1000
+
+
 def _params(schema: Any) -> list[Param]:
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return []
-    required = {r for r in schema.get("required") or [] if isinstance(r, str)}
+    required = {r for r in _list(schema.get("required")) if isinstance(r, str)}
     out: list[Param] = []
     for pname, spec in schema["properties"].items():
         spec = spec if isinstance(spec, dict) else {}
@@ -110,7 +125,7 @@ def _params(schema: Any) -> list[Param]:
                 type=_declared_type(spec),
                 required=pname in required,
                 description=desc,
-                enum=tuple(enum),
+                enum=tuple(enum[:MAX_ENUM_MEMBERS]),
                 default=spec.get("default"),
                 has_default="default" in spec,
                 item_type=_declared_type(items) if items else "",
@@ -119,6 +134,17 @@ def _params(schema: Any) -> list[Param]:
             )
         )
     return out
+
+
+def synonym_map(groups: tuple[tuple[str, ...], ...]) -> dict[str, tuple[str, ...]]:
+    """Match stem of each word of the profile's synonym groups -> the other words' stems, in group order."""
+    out: dict[str, list[str]] = {}
+    for group in groups:
+        stems = list(dict.fromkeys(match_stem(w) for w in group))
+        for s in stems:
+            bucket = out.setdefault(s, [])
+            bucket.extend(o for o in stems if o != s and o not in bucket)
+    return {s: tuple(others) for s, others in out.items()}
 
 
 def action_kinds(profile: Profile) -> dict[str, str]:
@@ -143,6 +169,8 @@ def analyse_tool(tool: dict[str, Any], profile: Profile, *, kinds: dict[str, str
     description = _str(tool.get("description"))
     boundary: set[str] = set()
     excluded: set[str] = set()
+    first = next((x for x in _SENTENCE.split(description) if x.strip()), "")
+    core = {*name_stems, *analysed_stems(title), *analysed_stems(first)}
     for sentence in _SENTENCE.split(description):
         if not sentence.strip():
             continue
@@ -161,6 +189,7 @@ def analyse_tool(tool: dict[str, Any], profile: Profile, *, kinds: dict[str, str
         else:
             add(stems, weights.description)
     name_tokens = tuple(match_stem(w) for w in words(name))
+    kinds = kinds or action_kinds(profile)
     params = _params(tool.get("inputSchema"))
     for p in params:
         add(list(p.stems), weights.parameters)
@@ -173,10 +202,12 @@ def analyse_tool(tool: dict[str, Any], profile: Profile, *, kinds: dict[str, str
         length=length,
         name_terms=frozenset(name_stems),
         name_tokens=name_tokens,
-        action=next((k for k in map((kinds or action_kinds(profile)).get, name_tokens) if k), None),
+        action=next((k for k in map(kinds.get, name_tokens) if k), None),
         boundary_terms=frozenset(boundary),
         exclusion_terms=frozenset(s for s in excluded if s not in terms),
         params=params,
+        core_terms=frozenset(core),
+        object_terms=frozenset(s for s in name_stems if s not in kinds and len(s) > 1),
     )
 
 
@@ -199,13 +230,17 @@ class ToolSetIndex:
     prefixes: dict[str, list[str]] = field(default_factory=dict)
 
     def related(self, term: str) -> list[str]:
-        """Terms of this list that are another form of `term`: one is the other plus at most 3 letters."""
+        """Terms of this list that are another form of `term`: one is the other plus at most 3 letters, or
+        the other's derivation (a stem of DERIVED letters or more, less its last letter, opens it)."""
         if len(term) < PREFIX or term in self.postings:
             return []
         out = []
         for other in self.prefixes.get(term[:PREFIX], ()):
             short, long = (term, other) if len(term) <= len(other) else (other, term)
-            if long.startswith(short[: max(PREFIX, len(short) - 1)]) and len(long) - len(short) <= 3:
+            close = long.startswith(short[: max(PREFIX, len(short) - 1)]) and len(long) - len(short) <= 3
+            # A long word and its derivation (multiply/multiplication): all of the shorter but a letter.
+            derived = len(short) >= DERIVED and long.startswith(short[:-1])
+            if close or derived:
                 out.append(other)
         return out
 

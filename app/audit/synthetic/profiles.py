@@ -25,6 +25,7 @@ class _Frozen(BaseModel):
 class Bm25(_Frozen):
     k1: float
     b: float
+    typed_boost: float = 0.0
 
 
 class FieldWeights(_Frozen):
@@ -37,6 +38,8 @@ class FieldWeights(_Frozen):
 class WordWeights(_Frozen):
     weak_weight: float
     weak: tuple[str, ...]
+    synonym_weight: float = 0.0
+    synonyms: tuple[tuple[str, ...], ...] = ()
 
 
 class Actions(_Frozen):
@@ -53,6 +56,16 @@ class Decision(_Frozen):
     request_values: float
     boundary_bonus: float
     exclusion_penalty: float
+    typed_values: float = 0.0
+    typed_unplaced: float = 0.0
+    unmatched_words: float = 0.0
+    synonym_share: float = 0.0
+    core_share: float = 0.0
+    name_objects: float = 0.0
+    margin: float = 0.0
+    long_words: float = 0.0
+    question: float = 0.0
+    action_conflict: float = 0.0
 
 
 class ConfidenceSettings(_Frozen):

@@ -9,28 +9,27 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
    when / Use for / Useful for" sentence count with `fields.boundary` and are remembered as the
    tool's boundary; words after "Do not use for / Don't use when / Not for" are not evidence for
    the tool but its exclusion list.
-2. Request: its content stems (stopwords dropped). A stem listed in `words.weak` (get, find,
-   information...) weighs `words.weak_weight`, every other stem 1. A stem that no tool uses stands
+2. Request: its content stems (stopwords and lone letters dropped). A stem listed in `words.weak` (get,
+   find, information...) weighs `words.weak_weight`, every other stem 1. A stem that no tool uses stands
    for the tools' other forms of the word (same first 5 letters, at most 3 letters longer:
-   discovered/discoverer). Values are also found in the request (values.py): quoted
-   strings, numbers (also "two", "6mm"), bracketed lists, URLs, emails, paths, dates, times,
-   owner/name strings, capitalised names.
+   discovered/discoverer; or a derivation of a 7-letter stem: multiply/multiplication), and for the words
+   of its synonym groups (`words.synonyms`) that the tools use, at `words.synonym_weight`. Values are
+   also found in the request (values.py): quoted strings, numbers (also "two", "6mm"), bracketed lists,
+   URLs, emails, paths, dates, times, owner/name strings, ids, capitalised names; a word written only
+   inside a value ("acme" of acme/web) counts for coverage only when a tool has it.
 3. Ranking: BM25 (k1, b from the profile) of the request stems against each tool, with idf taken
    over the tool list and multiplied by the stem's weight. A tool whose exclusion list catches
    request stems loses that share of its score; a tool whose name's verb is of another kind of
    action (read, create, update, delete: `actions.verbs`) than the request's verbs loses
-   `actions.penalty` of it ("find a hotel" prefers search_hotels to reserve_hotel).
+   `actions.penalty` of it ("find a hotel" prefers search_hotels to reserve_hotel); a tool whose
+   parameters take the kinds of typed value the request gives gains up to `bm25.typed_boost` of it.
 4. Abstention: the request's values are matched to the best-ranked tool's parameters (step 5), and
-   the tool gets a decision score
-       coverage * ln((1 + matched stem weight) / (1 + request stem weight))
-     + specific_words   if two or more non-weak request stems are found in the tool
-     + required_filled * (share of required parameters filled from request values; 0.5 with none)
-     + name_words * (share of the tool name's stems that the request uses)
-     + request_values   if the request carries values (numbers, quoted text, paths, dates, names...)
-     + boundary_bonus * (share of the request's stem weight inside the tool's boundary sentence)
-     - exclusion_penalty * (share of matched weight that only the exclusion list explains)
-   It is chosen when the score reaches `decision.threshold`; otherwise the answer is NO_TOOL.
-   (These weights were fitted once by a logistic regression on the development cases, then rounded.)
+   the tool gets a decision score, the sum of its features (decision.py: coverage, specific words,
+   required parameters filled, name words, typed values placed, margin over the runner-up, boundary
+   and exclusion shares, a verb of another kind...) weighted by `decision.*`. It is chosen when the
+   score reaches `decision.threshold`; otherwise the answer is NO_TOOL, and the reason (explain.py)
+   names the request's words no tool covers, those the best tool lacks, and its score against the
+   threshold. The weights were fitted on the development cases by bench/fit_selector.py.
 5. Arguments: request values are matched to the chosen tool's parameters (arguments.py):
    required parameters first, only keys of the schema, integers for integer parameters, enum members
    the request names, dates and times in the format a parameter's description asks for.
@@ -44,7 +43,6 @@ give byte-identical answers.
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,8 +53,11 @@ from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
 from app.audit.synthetic.arguments import Filled, fill_arguments
 from app.audit.synthetic.cache import IndexCache
-from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, analysed_stems
+from app.audit.synthetic.decision import Evidence, gather, param_kinds, typed_kinds
+from app.audit.synthetic.explain import abstention_reason, no_word_reason
+from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, synonym_map
 from app.audit.synthetic.profiles import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
+from app.audit.synthetic.query import Query, in_list, read_request, request_words
 from app.audit.synthetic.values import Found, find_values
 from app.audit.text import match_stem, words
 
@@ -66,11 +67,12 @@ class _Scored:
     position: int
     rank: float
     matched: list[str]
+    nowhere: list[str]  # request words (as written) that no tool of the list has
+    not_in_tool: list[str]  # request words that other tools have but this one lacks
     decision: float
     coverage: float
     filled: Filled
-    boundary: float
-    exclusion: float
+    evidence: Evidence
 
 
 class SyntheticSelector:
@@ -80,6 +82,7 @@ class SyntheticSelector:
         self.profile = profile
         self._weak = frozenset(match_stem(w) for w in profile.words.weak)
         self._action_of = action_kinds(profile)
+        self._synonyms = synonym_map(profile.words.synonyms)
         self._cache = IndexCache(profile)
 
     @classmethod
@@ -103,47 +106,52 @@ class SyntheticSelector:
         """Pick one of `tools` for `intent`, or NO_TOOL."""
         if not tools:
             return Selection(tool=NO_TOOL, confidence=1.0, reason="no tools offered")
-        index = self._cache.index_for(tools)
-        query = self._query(intent, index)
-        ranked = self._rank(index, query, self._actions(intent))
-        if not ranked:
-            return Selection(tool=NO_TOOL, confidence=1.0, reason="no word of the request appears in any tool")
-        found = find_values(intent)
-        best = self._decide(index.docs[ranked[0][0]], ranked[0], query, found, intent)
-        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+        best, runner_up, index = self._best(tools, intent)
+        if best is None:
+            return Selection(tool=NO_TOOL, confidence=1.0, reason=no_word_reason(request_words(intent)))
         return self._answer(index, best, runner_up)
 
     def decision_score(self, tools: list[dict[str, Any]], intent: str) -> float | None:
         """The decision score of the best-ranked tool (None when no tool shares a word with the request)."""
         if not tools:
             return None
-        index = self._cache.index_for(tools)
-        query = self._query(intent, index)
-        ranked = self._rank(index, query, self._actions(intent))
-        if not ranked:
-            return None
-        return self._decide(index.docs[ranked[0][0]], ranked[0], query, find_values(intent), intent).decision
+        best, _, _ = self._best(tools, intent)
+        return None if best is None else best.decision
 
-    def _query(self, intent: str, index: ToolSetIndex) -> dict[str, float]:
-        """Request stems with their weights; a stem absent from the tools stands for its other forms there."""
-        weak = self.profile.words.weak_weight
-        query: dict[str, float] = {}
-        for s in dict.fromkeys(analysed_stems(intent)):
-            weight = weak if s in self._weak else 1.0
-            for term in index.related(s) or [s]:
-                query.setdefault(term, weight)
-        return query
+    def evidence(self, tools: list[dict[str, Any]], intent: str) -> tuple[str, Evidence] | None:
+        """The best-ranked tool's name and decision features (what bench/fit_selector.py fits on)."""
+        best, _, index = self._best(tools, intent) if tools else (None, 0.0, None)
+        return None if best is None or index is None else (index.docs[best.position].name, best.evidence)
+
+    def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
+        index = self._cache.index_for(tools)
+        found = find_values(intent)
+        query = read_request(
+            intent, index, found.value_words, weak=self._weak, weak_weight=self.profile.words.weak_weight,
+            synonyms=self._synonyms, synonym_weight=self.profile.words.synonym_weight,
+        )  # fmt: skip
+        actions = self._actions(intent)
+        ranked = self._rank(index, query, actions, typed_kinds(found))
+        if not ranked:
+            return None, 0.0, index
+        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+        best = self._decide(index, ranked[0], runner_up, query, found, intent, actions)
+        return best, runner_up, index
 
     def _actions(self, intent: str) -> frozenset[str]:
         """Kinds of action the request's verbs name (read, create, update, delete...)."""
         return frozenset(k for k in (self._action_of.get(match_stem(w)) for w in words(intent)) if k)
 
-    def _rank(self, index: ToolSetIndex, query: dict[str, float], actions: frozenset[str]) -> list[tuple[int, float]]:
-        """The best and the runner-up (position, BM25 score less exclusion and action penalties), best first."""
+    def _rank(
+        self, index: ToolSetIndex, query: Query, actions: frozenset[str], kinds: set[str]
+    ) -> list[tuple[int, float]]:
+        """The best and the runner-up (position, BM25 score less exclusion and action penalties, plus the
+        typed-value boost), best first."""
+        boost = self.profile.bm25.typed_boost if kinds else 0.0
         scores: dict[int, float] = {}
         k1 = self.profile.bm25.k1
         remap, norms = index.remap, index.norms
-        for term, weight in query.items():
+        for term, weight in query.terms.items():
             postings = index.postings.get(term)
             if not postings or not index.df.get(term):
                 continue
@@ -157,78 +165,126 @@ class SyntheticSelector:
         for i, score in scores.items():
             doc = index.docs[i]
             if doc.exclusion_terms:
-                score *= 1.0 - _exclusion_share(doc, query, _matched(doc, query))
+                score *= 1.0 - _exclusion_share(doc, query.terms)
             if actions:
                 kind = doc.action
                 if kind is not None and kind not in actions:
                     score *= 1.0 - self.profile.actions.penalty
+            if boost:
+                score *= 1.0 + boost * len(kinds & param_kinds(doc)) / len(kinds)
             top.append((i, score))
         return heapq.nsmallest(2, top, key=lambda r: (-r[1], r[0]))
 
     def _decide(
-        self, doc: ToolDoc, ranked: tuple[int, float], query: dict[str, float], found: Found, intent: str
+        self,
+        index: ToolSetIndex,
+        ranked: tuple[int, float],
+        runner_up: float,
+        query: Query,
+        found: Found,
+        intent: str,
+        actions: frozenset[str],
     ) -> _Scored:
-        d = self.profile.decision
-        total = sum(query.values())
-        matched = _matched(doc, query)
-        got = sum(query[t] for t in matched)
-        specific = sum(1 for t in matched if t not in self._weak)
-        boundary = sum(query[t] for t in matched if t in doc.boundary_terms) / (total or 1.0)
-        exclusion = _exclusion_share(doc, query, matched)
+        doc = index.docs[ranked[0]]
+        total = 0.0
+        matched: list[str] = []
+        matched_terms: set[str] = set()
+        nowhere: list[str] = []
+        not_in_tool: list[str] = []
+        got = boundary_weight = by_synonym = in_core = 0.0
+        specific = unmatched_specific = long_letters = 0
+        for stem, weight, candidates in query.groups:
+            hits = [(f, t) for t, f in candidates.items() if t in doc.terms]
+            if not hits and stem in query.in_values:
+                continue  # a word inside a value ("acme" of acme/web) need not be the tool's
+            total += weight
+            if not hits:
+                if stem not in self._weak:
+                    anywhere = any(in_list(index, t) for t in candidates)
+                    (not_in_tool if anywhere else nowhere).append(query.surface[stem])
+                    unmatched_specific += 1
+                continue
+            factor, term = max(hits)
+            matched.append(query.surface[stem])
+            got += weight * factor
+            by_synonym += weight * factor if factor < 1.0 else 0.0
+            in_core += weight * factor if term in doc.core_terms else 0.0
+            matched_terms.add(term)
+            specific += stem not in self._weak
+            long_letters += max(0, len(stem) - 3) if stem not in self._weak else 0
+            boundary_weight += weight * factor if term in doc.boundary_terms else 0.0
         filled = fill_arguments(doc.params, intent, found)
-        required_share = filled.required_found / filled.required if filled.required else 0.5
-        name_share = sum(1 for t in doc.name_terms if t in query) / len(doc.name_terms) if doc.name_terms else 0.0
-        score = (
-            d.coverage * math.log((1.0 + got) / (1.0 + total))
-            + (d.specific_words if specific >= 2 else 0.0)
-            + d.required_filled * required_share
-            + d.name_words * name_share
-            + (d.request_values if found.kinds() or found.propers else 0.0)
-            + d.boundary_bonus * boundary
-            - d.exclusion_penalty * exclusion
+        evidence = gather(
+            doc,
+            total=total,
+            got=got,
+            by_synonym=by_synonym,
+            in_core=in_core,
+            matched_terms=matched_terms,
+            margin=_margin(index, ranked[1], runner_up),
+            long_letters=long_letters,
+            intent=intent,
+            actions=actions,
+            specific=specific,
+            unmatched=unmatched_specific,
+            filled=filled,
+            boundary=boundary_weight / (total or 1.0),
+            exclusion=_exclusion_share(doc, query.terms),
+            found=found,
+            query_terms={t for _, _, candidates in query.groups for t, f in candidates.items() if f == 1.0},
         )
-        return _Scored(ranked[0], ranked[1], matched, score, got / (total or 1.0), filled, boundary, exclusion)
+        score = evidence.score(self.profile.decision)
+        coverage = got / (total or 1.0)
+        return _Scored(ranked[0], ranked[1], matched, nowhere, not_in_tool, score, coverage, filled, evidence)
 
     def _answer(self, index: ToolSetIndex, best: _Scored, runner_up: float) -> Selection:
         d = self.profile.decision
         scale = self.profile.confidence.scale
         doc = index.docs[best.position]
         above = (best.decision - d.threshold) / scale
-        words_text = ", ".join(repr(t) for t in best.matched[:6])
-        evidence = f"{doc.name} matched {words_text} (coverage {best.coverage:.2f}, score {best.decision:.2f})"
         if best.decision < d.threshold:
             confidence = _clip(0.5 + 0.5 * min(1.0, -above))
-            return Selection(
-                tool=NO_TOOL,
-                confidence=confidence,
-                reason=f"best candidate {evidence} is below the threshold {d.threshold:.2f}",
-            )
-        margin = 1.0 if index.size == 1 or best.rank <= 0 else (best.rank - runner_up) / best.rank
-        confidence = _clip(0.5 + 0.5 * min(1.0, above, margin))
+            return Selection(tool=NO_TOOL, confidence=confidence, reason=_abstention(doc.name, best, d.threshold))
+        words_text = ", ".join(repr(t) for t in best.matched[:6])
+        evidence = f"{doc.name} matched {words_text} (coverage {best.coverage:.2f}, score {best.decision:.2f})"
+        confidence = _clip(0.5 + 0.5 * min(1.0, above, best.evidence.margin))
         notes = []
         if best.filled.required:
             notes.append(f"{best.filled.required_found:g}/{best.filled.required} required values found")
-        if best.boundary > 0:
+        if best.evidence.boundary > 0:
             notes.append("fits its usage boundary")
-        if best.exclusion > 0:
+        if best.evidence.exclusion > 0:
             notes.append("despite its exclusion clause")
         return Selection(
             tool=doc.name, arguments=best.filled.arguments, confidence=confidence, reason="; ".join([evidence, *notes])
         )
 
 
-def _matched(doc: ToolDoc, query: dict[str, float]) -> list[str]:
-    return [t for t in query if t in doc.terms]
+def _margin(index: ToolSetIndex, best: float, runner_up: float) -> float:
+    """The best tool's ranking lead over the runner-up, relative to its own score (1 when alone)."""
+    return 1.0 if index.size == 1 or best <= 0 else (best - runner_up) / best
 
 
-def _exclusion_share(doc: ToolDoc, query: dict[str, float], matched: list[str]) -> float:
+def _abstention(tool: str, best: _Scored, threshold: float) -> str:
+    return abstention_reason(
+        tool,
+        nowhere=best.nowhere,
+        not_in_tool=best.not_in_tool,
+        matched=best.matched,
+        evidence=best.evidence,
+        score=best.decision,
+        threshold=threshold,
+    )
+
+
+def _exclusion_share(doc: ToolDoc, terms: dict[str, float]) -> float:
     """Share of the request's matched weight that only the tool's "do not use for" words explain."""
     if not doc.exclusion_terms:
         return 0.0
-    ex = sum(w for t, w in query.items() if t in doc.exclusion_terms)
+    ex = sum(w for t, w in terms.items() if t in doc.exclusion_terms)
     if ex == 0:
         return 0.0
-    pos = sum(query[t] for t in matched)
+    pos = sum(w for t, w in terms.items() if t in doc.terms)
     return ex / (ex + pos)
 
 

@@ -41,7 +41,7 @@ _WORD_NUMBERS = {
 } | {w: 10 * n for n, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), start=3)}
 _WORD_NUMBER = re.compile(rf"\b(?:{'|'.join(_WORD_NUMBERS)}|a dozen|dozen)\b", re.IGNORECASE)
 # An identifier: a token with a digit in it ("12345", "ABC123", a UUID), not a plain word.
-_IDENTIFIER = re.compile(r"(?<![\w.-])(?=[\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w.-])")
+_IDENTIFIER = re.compile(r"(?<![\w.-])(?=[\w-]*\d)[A-Za-z0-9][\w-]{2,}(?![\w-])(?!\.\w)")
 _ISO_HINT = re.compile(r"yyyy-mm-dd|iso ?8601|\d{4}-\d{2}-\d{2}", re.IGNORECASE)
 _MONTH_NUMBER = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 
@@ -62,6 +62,8 @@ class Found:
     lists: list[list[Any]]  # bracketed lists: [3, 4, 5]
     identifiers: list[str]  # tokens with digits in them, in order
     propers: list[tuple[str, frozenset[str], str]]  # phrase, stems just before it, the word before it
+    # Words written inside values (URLs, paths, owner/name strings, ids, quoted text): a tool need not have them.
+    value_words: frozenset[str] = frozenset()
 
     def kinds(self) -> set[str]:
         """Which kinds of value the request carries (for parameter evidence)."""
@@ -82,6 +84,9 @@ def find_values(intent: str) -> Found:
 
     def take(m: re.Match[str]) -> None:
         taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+        spans.append(m.group(0))
+
+    spans: list[str] = []
 
     def grab(pattern: re.Pattern[str], text: str) -> list[str]:
         out = []
@@ -101,6 +106,7 @@ def find_values(intent: str) -> Found:
         if not free(m):
             continue
         quoted.append(next(g for g in m.groups() if g is not None))
+        spans.append(quoted[-1])
         quoted_context.append(frozenset(analysed_stems(intent[max(0, m.start() - 30) : m.start()])[-3:]))
     urls = grab(_URL, intent)
     emails = grab(_EMAIL, intent)
@@ -137,9 +143,11 @@ def find_values(intent: str) -> Found:
         context = frozenset(analysed_stems(" ".join(before))[-3:] + after)
         propers.append((text, context, before[-1].lower() if before else ""))
     identifiers = [m.group(0) for m in _IDENTIFIER.finditer(intent) if free(m)]
+    value_words = frozenset(w for text in [*spans, *identifiers] for w in words(text))
     return Found(
-        quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, lists, identifiers, propers
-    )
+        quoted, quoted_context, urls, emails, paths, dates, times, owner_names, numbers, lists, identifiers, propers,
+        value_words,
+    )  # fmt: skip
 
 
 def _starts_sentence(text: str, start: int) -> bool:

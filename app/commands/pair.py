@@ -1,0 +1,82 @@
+"""A before/after to run: both sides, the effective settings, the refs and notes; built from two commits of a
+local repository (`diff --git`) or given; compared with the identical frozen suite, and its gate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.audit.models import ToolSet
+from app.audit.results import Comparison
+from app.commands.git_repo import GitRepo
+from app.commands.git_sides import GitSides, load_git_sides
+from app.commands.inputs import load_config_file
+from app.commands.options import CommonOptions, Settings
+from app.config import CONFIG_PATH, RepoConfig
+from app.selector_factory import make_selector
+
+
+@dataclass
+class Pair:
+    before: ToolSet
+    after: ToolSet
+    settings: Settings
+    refs: tuple[str, str]
+    notes: list[str] = field(default_factory=list)
+    sides: GitSides | None = None  # how the sides were read, for `diff --git`
+
+
+def git_pair(
+    where: Path, base_ref: str, head_ref: str, *, common: CommonOptions, config_path: str = CONFIG_PATH
+) -> Pair:
+    """BASE...HEAD of the repository holding `where`, read the way the App reads a pull request; the config is
+    --config when given, else the file `config_path` at BASE."""
+    override = load_config_file(common.config) if common.config else None
+    repo = GitRepo(where)
+    sides = load_git_sides(
+        repo, base_ref, head_ref, config=override, config_path=config_path, read_cases=not common.cases
+    )
+    settings = common.settings(repo_config=sides.config, repo_cases=sides.user_cases)
+    return Pair(
+        before=sides.base,
+        after=sides.head,
+        settings=settings,
+        refs=(sides.merge_base, sides.head_sha),
+        notes=list(sides.notes),
+        sides=sides,
+    )
+
+
+def compare_pair(pair: Pair, *, intents: int = 5, repeats: int = 0) -> Comparison:
+    """Both sides audited with one frozen suite and compared; the pair's notes added to the report's."""
+    from app.audit.engine import audit_pair  # about a second of imports: only when a comparison runs
+
+    settings = pair.settings
+    selector = make_selector(settings.mode, model=settings.model, concurrency=settings.concurrency)
+    comparison = audit_pair(
+        pair.before,
+        pair.after,
+        selector=selector,
+        user_cases=settings.user_cases,
+        rule_settings=settings.config.rules,
+        intents_per_tool=intents,
+        repeats=repeats,
+        base_ref=pair.refs[0],
+        head_ref=pair.refs[1],
+    )
+    if pair.notes:
+        comparison = comparison.model_copy(update={"notes": [*comparison.notes, *pair.notes]})
+    return comparison
+
+
+def diff_gate_args(
+    config: RepoConfig, *, fail_under: float | None, max_drop: float | None, fail_on_regression: bool
+) -> dict[str, Any]:
+    """The gate of a before/after: flags over the config's thresholds (a flag can only add a regression gate)."""
+    thresholds = config.thresholds
+    return {
+        "min_score": fail_under if fail_under is not None else thresholds.min_score,
+        "max_drop": max_drop if max_drop is not None else thresholds.max_drop,
+        "fail_on_regression": fail_on_regression or thresholds.fail_on_regression,
+    }
