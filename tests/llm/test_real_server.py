@@ -96,7 +96,8 @@ def test_audit_through_the_real_server_records_model_settings_tokens_and_latency
     real: str, files: dict[str, Path], tmp_path: Path
 ) -> None:
     env = live_env(real, tmp_path)
-    args = ["audit", str(files["base"]), "--cases", str(files["cases"]), "--intents", "1", *LIVE]
+    # No generated cases: on a busy 2-core machine each call takes up to ~30 s, and generation adds a dozen.
+    args = ["audit", str(files["base"]), "--cases", str(files["cases"]), "--intents", "0", *LIVE]
     done = toolchoice(*args, "--format", "json", env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)["report"]
@@ -104,7 +105,7 @@ def test_audit_through_the_real_server_records_model_settings_tokens_and_latency
     settings = report["selector"]["settings"]
     assert settings["temperature"] == 0 and settings["tools_in_prompt"] is True and settings["max_tokens"] == 160
     runs = model_runs(report)
-    assert len(runs) >= 4  # the four user cases, plus what the model wrote
+    assert len(runs) == 4  # the four user cases
     for run in runs:
         usage = run["usage"]
         # llama.cpp refuses json_schema (HTTP 500): every answer was asked for in JSON mode with the schema.
