@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import email.utils
 import threading
 import time
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-import httpx
 import openai
 from pydantic import BaseModel
 
@@ -17,18 +15,22 @@ from app.egress.transport import refused_cause
 from app.errors import LiveModelError
 from app.llm.cache import Cache, call_key
 from app.llm.profiles import LiveSettings, NamedSchema
+from app.llm.refusals import endpoint_message, retry_after
+from app.llm.served import ENV_TOOLS_IN_PROMPT, check_served, check_tools_seen
 
 # Status codes worth another attempt: request timeout, lock conflict, rate limit, server errors.
 _RETRY_STATUS = frozenset({408, 409, 429})
-# Words in a 400/422 body that say the endpoint does not take a parameter we can do without.
+# Words in a refusal that say the endpoint does not take a parameter we can do without. Most servers refuse with
+# 400/422; llama.cpp's Python server answers an unsupported response_format with 500 and its validation message.
 _FORMAT_WORDS = ("response_format", "json_schema")
+_REFUSAL_STATUS = frozenset({400, 422})
 _MODEL_WORDS = ("model_not_found", "does not exist", "not found", "unknown model", "no such model", "invalid model")
-_DETAIL_CHARS = 300
 
 
 class ResponseFormat(StrEnum):
-    """How the answer's shape was asked for: the JSON Schema itself, or only "some JSON object" when the
-    endpoint refuses json_schema (the schema is then enforced by our parser alone)."""
+    """How the answer's shape was asked for: the JSON Schema itself, or JSON mode when the endpoint refuses
+    json_schema. JSON mode carries the schema too (`{"type": "json_object", "schema": ...}`: llama.cpp's server
+    compiles it into a grammar, others ignore the key); either way our parser validates every answer."""
 
     JSON_SCHEMA = "json_schema"
     JSON_OBJECT = "json_object"
@@ -50,43 +52,6 @@ class Completion(BaseModel):
     cached: bool = False
 
 
-def _retry_after(response: httpx.Response | None) -> float | None:
-    """Seconds the server asks us to wait (retry-after-ms, Retry-After seconds or HTTP date)."""
-    if response is None:
-        return None
-    headers = response.headers
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return max(0.0, float(value) / scale)
-        except ValueError:
-            pass
-        if name == "retry-after":
-            try:
-                when = email.utils.parsedate_to_datetime(value)
-            except (TypeError, ValueError):
-                return None
-            return max(0.0, when.timestamp() - time.time())
-    return None
-
-
-def _detail(exc: openai.APIStatusError, *, secret: str = "") -> str:
-    """The endpoint's own message, on one line, shortened, and never repeating the API key."""
-    body = exc.body
-    if isinstance(body, dict) and isinstance(body.get("message"), str):
-        text = body["message"]
-    elif isinstance(body, dict) and isinstance(body.get("error"), dict):
-        text = str(body["error"].get("message", body))
-    else:
-        text = exc.message
-    text = " ".join(text.split())
-    if secret and len(secret) >= 4:
-        text = text.replace(secret, "***")
-    return text[:_DETAIL_CHARS]
-
-
 class ChatClient:
     """Calls chat completions for one model on one endpoint. Thread-safe; one instance per audit."""
 
@@ -98,6 +63,7 @@ class ChatClient:
         endpoint: str,
         settings: LiveSettings,
         cache: Cache | None = None,
+        tools_in_prompt: bool = False,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.client = client
@@ -108,6 +74,9 @@ class ChatClient:
         self.endpoint = endpoint
         self.settings = settings
         self.cache = cache
+        # The operator's choice for servers whose chat template drops the `tools` field: the selector then
+        # writes the tool list into the system message instead (TOOLCHOICE_TOOLS_IN_PROMPT).
+        self.tools_in_prompt = tools_in_prompt
         self.sleep = sleep
         self._lock = threading.Lock()
         # Learned from the endpoint's first refusal; shared by the calls that follow.
@@ -115,18 +84,23 @@ class ChatClient:
         self._seed_ok = settings.seed is not None
         # Newer OpenAI models take max_completion_tokens and refuse max_tokens.
         self._tokens_param = "max_tokens"
+        self._model_checked = False
+        self._tools_checked = False
         self.calls = 0
 
     def answer_settings(self) -> dict[str, Any]:
         """The settings that shape an answer (part of the cache key and of the report)."""
         s = self.settings
-        return {
+        shaping: dict[str, Any] = {
             "temperature": s.temperature,
             "seed": s.seed,
             "max_tokens": s.max_tokens,
             "tool_choice": s.tool_choice,
             "strict_schema": s.strict_schema,
         }
+        if self.tools_in_prompt:  # only when set, so the cache keys of every other audit stay as they were
+            shaping["tools_in_prompt"] = True
+        return shaping
 
     def complete(
         self,
@@ -152,10 +126,32 @@ class ChatClient:
                     return Completion.model_validate({**hit, "cached": True})
                 except ValueError:
                     pass  # an entry from an older layout: call again and overwrite it
+        self._check_model()
         done = self._call(messages=messages, tools=tools, response=response)
         if self.cache is not None and not fresh:
             self.cache.set(key, done.model_dump(exclude={"cached"}))
         return done
+
+    def _check_model(self) -> None:
+        with self._lock:
+            if self._model_checked:
+                return
+            check_served(self.client, model=self.model, endpoint=self.endpoint, timeout_s=self.settings.timeout_s)
+            self._model_checked = True
+
+    def _check_tools(self, messages: list[dict[str, Any]], with_tools: int) -> None:
+        with self._lock:
+            if self._tools_checked:
+                return
+            self._tools_checked = True
+        check_tools_seen(
+            self._completions,
+            model=self.model,
+            messages=messages,
+            with_tools=with_tools,
+            endpoint=self.endpoint,
+            timeout_s=self.settings.timeout_s,
+        )
 
     def _request(
         self, *, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, response: NamedSchema
@@ -178,7 +174,7 @@ class ChatClient:
                 "json_schema": {"name": response.name, "schema": response.schema_, "strict": s.strict_schema},
             }
         else:
-            kwargs["response_format"] = {"type": ResponseFormat.JSON_OBJECT.value}
+            kwargs["response_format"] = {"type": ResponseFormat.JSON_OBJECT.value, "schema": response.schema_}
         return kwargs
 
     def _call(
@@ -210,11 +206,14 @@ class ChatClient:
                 raise LiveModelError(f"the model endpoint {self.endpoint} gave an unusable response: {exc}") from exc
             else:
                 try:
-                    return self._completion(result, kwargs=kwargs, started=started, attempts=attempt)
+                    done = self._completion(result, kwargs=kwargs, started=started, attempts=attempt)
                 except (AttributeError, IndexError, TypeError, ValueError) as exc:
                     raise LiveModelError(
                         f"the model endpoint {self.endpoint} answered in an unexpected shape: {exc}"
                     ) from exc
+                if tools:
+                    self._check_tools(messages, done.prompt_tokens)
+                return done
             self.sleep(wait)
 
     def _completion(self, result: Any, *, kwargs: dict[str, Any], started: float, attempts: int) -> Completion:
@@ -245,13 +244,14 @@ class ChatClient:
 
     def _drop_unsupported(self, exc: openai.APIStatusError, kwargs: dict[str, Any]) -> bool:
         """True when the endpoint refused json_schema or seed and the call can go again without it."""
-        if exc.status_code not in (400, 422):
-            return False
         text = f"{exc.message} {exc.body}".lower()
+        refused_format = kwargs["response_format"]["type"] == ResponseFormat.JSON_SCHEMA and any(
+            w in text for w in _FORMAT_WORDS
+        )
+        if exc.status_code not in _REFUSAL_STATUS and not (exc.status_code == 500 and refused_format):
+            return False
         with self._lock:
-            if kwargs["response_format"]["type"] == ResponseFormat.JSON_SCHEMA and any(
-                w in text for w in _FORMAT_WORDS
-            ):
+            if refused_format:
                 self._json_schema_ok = False
                 return True
             if "seed" in kwargs and "seed" in text:
@@ -265,7 +265,7 @@ class ChatClient:
     def _retry_wait(self, exc: openai.APIStatusError, attempt: int) -> float:
         """Seconds to wait before the next attempt, or LiveModelError when the call cannot succeed."""
         s, status, where = self.settings, exc.status_code, self.endpoint
-        detail = _detail(exc, secret=str(self.client.api_key or ""))
+        detail = endpoint_message(exc, secret=str(self.client.api_key or ""))
         if status in (401, 403):
             raise LiveModelError(
                 f"the model endpoint {where} refused the API key ({status}: {detail}); check OPENAI_API_KEY"
@@ -275,11 +275,13 @@ class ChatClient:
                 f"the model endpoint {where} does not know model {self.model!r} ({status}: {detail})"
             ) from exc
         if status not in _RETRY_STATUS and status < 500:
-            raise LiveModelError(f"the model endpoint {where} rejected the request ({status}: {detail})") from exc
+            # Ollama refuses tools for a model without tool support ("... does not support tools").
+            hint = f"; set {ENV_TOOLS_IN_PROMPT}=1 to send them in the prompt" if "support tools" in detail else ""
+            raise LiveModelError(f"the model endpoint {where} rejected the request ({status}: {detail}){hint}") from exc
         if attempt > s.max_retries:
             what = "rate limited" if status == 429 else f"failing with {status}"
             raise LiveModelError(f"the model endpoint {where} kept {what} after {attempt} attempts ({detail})") from exc
-        asked = _retry_after(exc.response)
+        asked = retry_after(exc.response)
         if asked is not None:
             if asked > s.max_retry_after_s:
                 raise LiveModelError(

@@ -17,12 +17,14 @@ from app.llm.cache import Cache, FileCache, RedisCache
 from app.llm.client import ChatClient
 from app.llm.profiles import LiveProfile, load_profile
 from app.llm.selector import LiveSelector, Prices
+from app.llm.served import ENV_TOOLS_IN_PROMPT
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # The SDK reads these names itself; we read them to fail early with a clear message.
 ENV_KEY, ENV_BASE_URL = "OPENAI_API_KEY", "OPENAI_BASE_URL"
 ENV_ALLOWED, ENV_CACHE_DIR, ENV_REDIS = "TOOLCHOICE_ALLOWED_MODELS", "TOOLCHOICE_CACHE_DIR", "REDIS_URL"
 ENV_PRICE_IN, ENV_PRICE_OUT = "TOOLCHOICE_PRICE_PER_1K_INPUT", "TOOLCHOICE_PRICE_PER_1K_OUTPUT"
+ENV_MAX_TOKENS, ENV_TIMEOUT = "TOOLCHOICE_MAX_TOKENS", "TOOLCHOICE_TIMEOUT_S"
 # Rough size of a token in characters (English and JSON); the estimate says "about".
 CHARS_PER_TOKEN = 4
 # Fixed per-call overhead of chat formatting, in tokens.
@@ -101,12 +103,25 @@ def build_live_selector(
         raise SelectorError(f"{ENV_BASE_URL} must be an http(s) URL (got {public_endpoint(base_url)!r})")
     if concurrency is not None and concurrency < 1:
         raise SelectorError(f"concurrency must be at least 1 (got {concurrency})")
+    raw_timeout = env.get(ENV_TIMEOUT, "").strip()
+    if timeout is None and raw_timeout:
+        # A server that runs one request at a time keeps the others waiting: the wait counts against this.
+        try:
+            timeout = float(raw_timeout)
+        except ValueError:
+            raise SelectorError(f"{ENV_TIMEOUT} must be a number of seconds (got {raw_timeout!r})") from None
     if timeout is not None and timeout <= 0:
         raise SelectorError(f"timeout must be positive (got {timeout})")
     profile = profile or load_profile()
     settings = profile.settings
     if timeout is not None:
         settings = settings.model_copy(update={"timeout_s": timeout})
+    raw_max = env.get(ENV_MAX_TOKENS, "").strip()
+    if raw_max:
+        # A slow local model spends its time in the answer's length; an answer cut there is a failed run.
+        if not raw_max.isdigit() or int(raw_max) < 1:
+            raise SelectorError(f"{ENV_MAX_TOKENS} must be a positive whole number (got {raw_max!r})")
+        settings = settings.model_copy(update={"max_tokens": int(raw_max)})
     bound = concurrency or settings.concurrency
     endpoint = public_endpoint(base_url)
     # Our own retry loop owns retries (to honor Retry-After and count attempts): the SDK's is off.
@@ -117,7 +132,17 @@ def build_live_selector(
         api_key=key, base_url=base_url, max_retries=0, timeout=settings.timeout_s, http_client=http_client
     )
     store = cache if cache is not None else default_cache(env)
-    chat = ChatClient(client, model=name, endpoint=endpoint, settings=settings, cache=store)
+    in_prompt = env.get(ENV_TOOLS_IN_PROMPT, "").strip().lower()
+    if in_prompt not in ("", "0", "1", "true", "false"):
+        raise SelectorError(f"{ENV_TOOLS_IN_PROMPT} must be 1 or 0 (got {in_prompt!r})")
+    chat = ChatClient(
+        client,
+        model=name,
+        endpoint=endpoint,
+        settings=settings,
+        cache=store,
+        tools_in_prompt=in_prompt in ("1", "true"),
+    )
     return LiveSelector(
         chat, profile=profile, concurrency=bound, prices=_prices(env), endpoint_host=urlsplit(endpoint).netloc
     )

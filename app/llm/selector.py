@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,9 +30,19 @@ class Prices(BaseModel):
         return prompt_tokens / 1000 * self.input_per_1k + completion_tokens / 1000 * self.output_per_1k
 
 
-def selection_messages(profile: LiveProfile, intent: str) -> list[dict[str, Any]]:
-    """What the model reads besides the tools: the profile's system prompt and the request, verbatim."""
-    return [{"role": "system", "content": profile.system_prompt}, {"role": "user", "content": intent}]
+# Joins the tool list to the system prompt when the endpoint's chat template would drop the `tools` field.
+TOOLS_HEADING = "\n\nThe tools, as JSON (one object per tool):\n"
+
+
+def selection_messages(
+    profile: LiveProfile, intent: str, *, tools_listing: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """What the model reads besides the tools: the profile's system prompt and the request, verbatim; with
+    `tools_listing`, the function tools follow the system prompt as JSON, one per line."""
+    system = profile.system_prompt
+    if tools_listing is not None:
+        system += TOOLS_HEADING + "\n".join(json.dumps(t, ensure_ascii=False) for t in tools_listing)
+    return [{"role": "system", "content": system}, {"role": "user", "content": intent}]
 
 
 class LiveSelector:
@@ -83,9 +94,11 @@ class LiveSelector:
     def select(self, request: SelectionRequest) -> Selection:
         """One request: map the tools, call (or read the cache), read the answer strictly."""
         mapping = map_tools(request.tools)
+        in_prompt = self.chat.tools_in_prompt
+        listing = mapping.tools if in_prompt else None
         done = self.chat.complete(
-            messages=selection_messages(self.profile, request.intent),
-            tools=mapping.tools,
+            messages=selection_messages(self.profile, request.intent, tools_listing=listing),
+            tools=None if in_prompt else mapping.tools,
             response=self.profile.response,
             fresh=request.fresh,
         )

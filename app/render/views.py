@@ -32,6 +32,42 @@ def mode_label(report: AuditReport) -> str:
     return MODE_LABELS[report.mode]
 
 
+def _count(totals: dict[str, Any], key: str) -> int:
+    value = totals.get(key, 0)
+    return int(value) if isinstance(value, int | float) else 0
+
+
+def live_line(reports: list[AuditReport]) -> str | None:
+    """One line on the model runs behind live reports (both sides of a diff summed): the model as the server
+    reports it, the settings that shape an answer, calls, tokens and mean latency. None for synthetic ones."""
+    live = [r for r in reports if r.mode == Mode.LIVE_MODEL]
+    if not live:
+        return None
+    settings = live[-1].selector.settings
+    returned = sorted({str(m) for r in live for m in r.totals.get("models_returned", []) or []})
+    formats = sorted({str(f) for r in live for f in r.totals.get("response_formats", []) or []})
+    calls = sum(_count(r.totals, "model_calls") for r in live)
+    cached = sum(_count(r.totals, "cached_calls") for r in live)
+    prompt = sum(_count(r.totals, "prompt_tokens") for r in live)
+    completion = sum(_count(r.totals, "completion_tokens") for r in live)
+    latency = sum(float(r.totals.get("latency_ms_total", 0.0) or 0.0) for r in live)
+    asked = settings.get("model") or live[-1].selector.name
+    model = ", ".join(returned) if returned else "not reported"
+    shape = ", ".join(
+        f"{k} {settings[k]:g}" if isinstance(settings[k], float) else f"{k} {settings[k]}"
+        for k in ("temperature", "seed", "max_tokens")
+        if k in settings
+    )
+    parts = [
+        f"model {model} as the server reports it (asked for {asked})",
+        shape + (f", answers as {'/'.join(formats)}" if formats else ""),
+        f"{calls:,} calls, {cached:,} from the cache",
+        f"{prompt:,} prompt + {completion:,} completion tokens",
+        f"mean latency {latency / calls:,.0f} ms" if calls else "no calls made",
+    ]
+    return " · ".join(p for p in parts if p)
+
+
 def provenance_line(counts: ProvenanceCounts) -> str:
     def part(d: dict[str, int]) -> str:
         return ", ".join(f"{v} {k}" for k, v in sorted(d.items())) or "none"
@@ -68,6 +104,7 @@ def comparison_context(comparison: Comparison, *, report_url: str | None = None)
         "mode_label": mode_label(head),
         "synthetic": head.mode == Mode.SYNTHETIC,
         "provenance": provenance_line(head.provenance),
+        "live": live_line([comparison.base, head]),
         "rows": dimension_rows(head, comparison.base),
         "report_url": report_url,
     }
@@ -80,6 +117,7 @@ def report_context(report: AuditReport, *, report_url: str | None = None) -> dic
         "mode_label": mode_label(report),
         "synthetic": report.mode == Mode.SYNTHETIC,
         "provenance": provenance_line(report.provenance),
+        "live": live_line([report]),
         "rows": dimension_rows(report),
         "failed_scored": [r for r in failed if r.scored],
         "failed_exploratory": [r for r in failed if not r.scored],

@@ -1,8 +1,16 @@
-"""A real HTTP server on loopback speaking the OpenAI chat-completions API, answering from a script."""
+"""A real HTTP server on loopback speaking the OpenAI chat-completions API, answering from a script.
+
+`FakeOpenAI(like_llama_cpp=True)` behaves as llama.cpp's Python server was measured to (docs/live-model.md):
+json_schema refused with HTTP 500 and a validation message, any model name answered by the one model loaded
+(the name asked for echoed back, only the loaded one listed at /models), and, with `drops_tools=True`, a chat
+template that renders no tools (the prompt's token count leaves them out). Prompt tokens are counted from the
+request unless a reply sets them, as every real server counts them.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 import threading
 import time
 from collections import deque
@@ -38,7 +46,8 @@ def completion(content: str | None, *, tool_calls: list[dict[str, Any]] | None =
             "created": 1767225600,
             "model": RETURNED_MODEL,
             "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150},
+            # prompt_tokens None: the server counts them from the request (see _count_usage).
+            "usage": {"prompt_tokens": None, "completion_tokens": 30, "total_tokens": None},
         }
     )
 
@@ -54,6 +63,28 @@ def answer(
 def error(status: int, message: str, *, code: str | None = None, headers: dict[str, str] | None = None) -> Reply:
     body = {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": code}}
     return Reply(status=status, body=body, headers=headers or {})
+
+
+# llama.cpp's Python server (0.3.x) validates response_format.type as text | json_object and answers a
+# validation failure with 500, its message the validation error's text (the shape measured on 0.3.36).
+LLAMA_CPP_FORMAT_MESSAGE = (
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+    "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", line 376, "
+    "in create_chat_completion\n    POST /v1/chat/completions"
+)
+
+
+def prompt_tokens(request: dict[str, Any], *, with_tools: bool = True) -> int:
+    """What the fake counts for a request: about 4 characters a token over the messages (and the tools)."""
+    chars = sum(len(str(m.get("content") or "")) for m in request.get("messages", []))
+    if with_tools and request.get("tools"):
+        chars += len(json.dumps(request["tools"]))
+    return math.ceil(chars / 4) + 8
+
+
+def _is_probe(body: dict[str, Any]) -> bool:
+    return body.get("max_tokens") == 1 and "response_format" not in body and "tools" not in body
 
 
 class _Server(ThreadingHTTPServer):
@@ -91,11 +122,17 @@ class FakeOpenAI:
         handler: Callable[[dict[str, Any]], Reply] = mention_handler,
         models: tuple[str, ...] = (MODEL,),
         api_key: str = API_KEY,
+        like_llama_cpp: bool = False,
+        drops_tools: bool = False,
+        lists_models: bool = True,
     ) -> None:
         self.script: deque[Reply] = deque(script or [])
         self.handler = handler
         self.models = models
         self.api_key = api_key
+        self.like_llama_cpp = like_llama_cpp
+        self.drops_tools = drops_tools
+        self.lists_models = lists_models
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), self._handler_class())
@@ -109,6 +146,15 @@ class FakeOpenAI:
 
     @property
     def chat_requests(self) -> list[dict[str, Any]]:
+        """The chat calls that ask for an answer (not the one-token probe of whether the tools are shown)."""
+        return [b for b in self._chats() if not _is_probe(b)]
+
+    @property
+    def probe_requests(self) -> list[dict[str, Any]]:
+        """The one-token calls without tools or answer format that compare prompt token counts."""
+        return [b for b in self._chats() if _is_probe(b)]
+
+    def _chats(self) -> list[dict[str, Any]]:
         return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
 
     def __enter__(self) -> FakeOpenAI:
@@ -124,12 +170,33 @@ class FakeOpenAI:
             # Some gateways echo the key they were given; the client must not repeat it.
             return error(401, f"Incorrect API key provided: {auth.removeprefix('Bearer ')}.", code="invalid_api_key")
         if path.endswith("/models"):
+            if not self.lists_models:
+                return error(404, "Not Found")
             return Reply(body={"object": "list", "data": [{"id": m, "object": "model"} for m in self.models]})
-        if body.get("model") not in self.models:
+        if self.like_llama_cpp:
+            if (body.get("response_format") or {}).get("type") not in (None, "text", "json_object"):
+                return Reply(
+                    status=500,
+                    body={"error": {"message": LLAMA_CPP_FORMAT_MESSAGE, "type": "internal_server_error"}},
+                )
+        elif body.get("model") not in self.models:
             return error(404, f"The model `{body.get('model')}` does not exist.", code="model_not_found")
         with self._lock:
             scripted = self.script.popleft() if self.script else None
-        return scripted if scripted is not None else self.handler(body)
+        return self._count_usage(scripted if scripted is not None else self.handler(body), body)
+
+    def _count_usage(self, reply: Reply, request: dict[str, Any]) -> Reply:
+        """Fills in what a real server reports of this request: its prompt tokens, and llama.cpp's model echo."""
+        if reply.status != 200 or not isinstance(reply.body, dict) or not isinstance(reply.body.get("usage"), dict):
+            return reply
+        body = {**reply.body, "usage": dict(reply.body["usage"])}
+        usage = body["usage"]
+        if usage.get("prompt_tokens") is None:
+            usage["prompt_tokens"] = prompt_tokens(request, with_tools=not self.drops_tools)
+        usage["total_tokens"] = usage["prompt_tokens"] + int(usage.get("completion_tokens") or 0)
+        if self.like_llama_cpp:
+            body["model"] = request.get("model")
+        return Reply(status=reply.status, body=body, headers=reply.headers, delay=reply.delay)
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         fake = self

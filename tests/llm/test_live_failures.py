@@ -103,10 +103,20 @@ def test_401_fails_at_once_naming_the_key(server: FakeOpenAI, make_selector: Cal
     assert len(server.requests) == 1
 
 
-def test_model_the_endpoint_does_not_know(server: FakeOpenAI, env: dict[str, str]) -> None:
+def test_model_the_endpoint_does_not_list(server: FakeOpenAI, env: dict[str, str]) -> None:
     selector = build_live_selector(model="gpt-nope", profile=fast_profile(), env=env, concurrency=1)
-    with pytest.raises(LiveModelError, match=r"does not know model 'gpt-nope' \(404"):
+    with pytest.raises(LiveModelError, match=r"does not serve model 'gpt-nope' \(it serves: fake-model\)"):
         one(selector)
+    assert server.chat_requests == []  # found out before a call was spent
+
+
+def test_model_the_endpoint_does_not_know(env: dict[str, str]) -> None:
+    with FakeOpenAI(lists_models=False) as unlisted:
+        selector = build_live_selector(
+            model="gpt-nope", profile=fast_profile(), env={**env, "OPENAI_BASE_URL": unlisted.url}, concurrency=1
+        )
+        with pytest.raises(LiveModelError, match=r"does not know model 'gpt-nope' \(404"):
+            one(selector)
 
 
 def test_unreachable_endpoint(env: dict[str, str]) -> None:

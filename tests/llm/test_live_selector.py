@@ -14,7 +14,7 @@ from app.llm.selector import LiveSelector
 from app.llm.tools import map_tools
 
 from .conftest import TOOLS
-from .fake_openai import RETURNED_MODEL, FakeOpenAI, answer, completion
+from .fake_openai import RETURNED_MODEL, FakeOpenAI, answer, completion, prompt_tokens
 
 LONG = TOOLS[1]["name"]
 
@@ -58,7 +58,7 @@ def test_valid_answer_under_an_alias_maps_back_to_the_mcp_name(
     assert sel.raw is not None and alias in sel.raw
     usage = sel.usage or {}
     assert usage["model"] == RETURNED_MODEL
-    assert (usage["prompt_tokens"], usage["completion_tokens"]) == (120, 30)
+    assert (usage["prompt_tokens"], usage["completion_tokens"]) == (prompt_tokens(server.chat_requests[0]), 30)
     assert usage["latency_ms"] > 0 and usage["cached"] is False and usage["attempts"] == 1
     assert usage["aliases"][alias] == "github.search_issues"
     assert usage["aliases"][map_tools(TOOLS).tools[1]["function"]["name"]] == LONG
@@ -154,4 +154,6 @@ def test_json_schema_refused_falls_back_to_json_object_and_says_so(
     assert (sel.usage or {})["response_format"] == "json_object"
     first, second = server.chat_requests
     assert first["response_format"]["type"] == "json_schema"
-    assert second["response_format"] == {"type": "json_object"}
+    # JSON mode carries the answer schema (llama.cpp turns it into a grammar; other servers ignore the key).
+    schema = first["response_format"]["json_schema"]["schema"]
+    assert second["response_format"] == {"type": "json_object", "schema": schema}

@@ -1,0 +1,49 @@
+"""Reading an endpoint's refusals: how long it asks us to wait, and its own message, safe to show."""
+
+from __future__ import annotations
+
+import email.utils
+import time
+
+import httpx
+import openai
+
+# The endpoint's message is cut to this many characters in errors shown to the user.
+_DETAIL_CHARS = 300
+
+
+def retry_after(response: httpx.Response | None) -> float | None:
+    """Seconds the server asks us to wait (retry-after-ms, Retry-After seconds or HTTP date)."""
+    if response is None:
+        return None
+    headers = response.headers
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return max(0.0, float(value) / scale)
+        except ValueError:
+            pass
+        if name == "retry-after":
+            try:
+                when = email.utils.parsedate_to_datetime(value)
+            except (TypeError, ValueError):
+                return None
+            return max(0.0, when.timestamp() - time.time())
+    return None
+
+
+def endpoint_message(exc: openai.APIStatusError, *, secret: str = "") -> str:
+    """The endpoint's own message, on one line, shortened, and never repeating the API key."""
+    body = exc.body
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        text = body["message"]
+    elif isinstance(body, dict) and isinstance(body.get("error"), dict):
+        text = str(body["error"].get("message", body))
+    else:
+        text = exc.message
+    text = " ".join(text.split())
+    if secret and len(secret) >= 4:
+        text = text.replace(secret, "***")
+    return text[:_DETAIL_CHARS]
