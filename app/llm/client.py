@@ -11,11 +11,10 @@ from typing import Any
 import openai
 from pydantic import BaseModel
 
-from app.egress.transport import refused_cause
 from app.errors import LiveModelError
 from app.llm.cache import Cache, call_key
 from app.llm.profiles import LiveSettings, NamedSchema
-from app.llm.refusals import endpoint_message, retry_after
+from app.llm.refusals import connection_wait, endpoint_message, retry_after
 from app.llm.served import ENV_TOOLS_IN_PROMPT, check_served, check_tools_seen
 
 # Status codes worth another attempt: request timeout, lock conflict, rate limit, server errors.
@@ -201,7 +200,7 @@ class ChatClient:
                     continue
                 wait = self._retry_wait(exc, attempt)
             except openai.APIConnectionError as exc:
-                wait = self._connection_wait(exc, attempt)
+                wait = connection_wait(exc, attempt, settings=self.settings, endpoint=self.endpoint)
             except (openai.OpenAIError, ValueError) as exc:  # a 200 whose body is not a chat completion
                 raise LiveModelError(f"the model endpoint {self.endpoint} gave an unusable response: {exc}") from exc
             else:
@@ -289,20 +288,4 @@ class ChatClient:
                     f"{s.max_retry_after_s:.0f}s allowed; try again later"
                 ) from exc
             return asked
-        return float(s.backoff_s * 2 ** (attempt - 1))
-
-    def _connection_wait(self, exc: openai.APIConnectionError, attempt: int) -> float:
-        s = self.settings
-        refused = refused_cause(exc)
-        if refused is not None:  # a private address stays private: no retry
-            raise LiveModelError(f"cannot reach the model endpoint {self.endpoint}: {refused}") from exc
-        if attempt > s.max_retries:
-            if isinstance(exc, openai.APITimeoutError):
-                raise LiveModelError(
-                    f"the model endpoint {self.endpoint} gave no answer within {s.timeout_s:g}s ({attempt} attempts)"
-                ) from exc
-            cause = exc.__cause__ or exc
-            raise LiveModelError(
-                f"cannot reach the model endpoint {self.endpoint} after {attempt} attempts: {cause}"
-            ) from exc
         return float(s.backoff_s * 2 ** (attempt - 1))

@@ -8,6 +8,10 @@ import time
 import httpx
 import openai
 
+from app.egress.transport import refused_cause
+from app.errors import LiveModelError
+from app.llm.profiles import LiveSettings
+
 # The endpoint's message is cut to this many characters in errors shown to the user.
 _DETAIL_CHARS = 300
 
@@ -47,3 +51,18 @@ def endpoint_message(exc: openai.APIStatusError, *, secret: str = "") -> str:
     if secret and len(secret) >= 4:
         text = text.replace(secret, "***")
     return text[:_DETAIL_CHARS]
+
+
+def connection_wait(exc: openai.APIConnectionError, attempt: int, *, settings: LiveSettings, endpoint: str) -> float:
+    """Seconds to wait before trying an unreachable endpoint again, or LiveModelError when it is no use."""
+    refused = refused_cause(exc)
+    if refused is not None:  # a private address stays private: no retry
+        raise LiveModelError(f"cannot reach the model endpoint {endpoint}: {refused}") from exc
+    if attempt > settings.max_retries:
+        if isinstance(exc, openai.APITimeoutError):
+            raise LiveModelError(
+                f"the model endpoint {endpoint} gave no answer within {settings.timeout_s:g}s ({attempt} attempts)"
+            ) from exc
+        cause = exc.__cause__ or exc
+        raise LiveModelError(f"cannot reach the model endpoint {endpoint} after {attempt} attempts: {cause}") from exc
+    return float(settings.backoff_s * 2 ** (attempt - 1))

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import shared_path
+from app.egress.policy import ENV_ALLOW_HOSTS
+from tests.conftest import TEST_ALLOW_HOSTS, shared_path
 
 from .conftest import TOOLS
 from .fake_openai import FakeOpenAI, Reply
@@ -53,6 +54,8 @@ def live_env(url: str, tmp_path: Path, **extra: str) -> dict[str, str]:
         "OPENAI_API_KEY": API_KEY,
         "OPENAI_BASE_URL": url,
         "TOOLCHOICE_CACHE_DIR": str(tmp_path / "cache"),
+        # The server is on loopback, which ToolChoice refuses unless the operator allows it.
+        ENV_ALLOW_HOSTS: TEST_ALLOW_HOSTS,
         # SmolLM2's chat template renders no tools: the tool list goes into the system message.
         "TOOLCHOICE_TOOLS_IN_PROMPT": "1",
         # The model's time goes into long answers (it likes to copy the tool list into `arguments`); a cut
