@@ -155,6 +155,11 @@ DISJOINT = {
     r'"[^"\\]*(?:\\.[^"\\]*)*"|([\[\]{}])|(-?Infinity|NaN)\b|(-?\d{4300,})|(-?\d+(?:\.\d+)?[eE][-+]?\d{3,})': (
         "each turn starts with a backslash, which the string body cannot match"
     ),
+    "[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*": "each turn starts with _ . or -, which the word before it cannot match",  # noqa: E501
+    "(?:[A-Za-z0-9._~+-]*%[0-9A-Fa-f]{2}){6,}[A-Za-z0-9._~+-]*": "each turn ends at a %, which the characters before it cannot match",  # noqa: E501
+    "[^\\S\\n]{4,}|\\n(?:[^\\S\\n]*\\n){2,}": "each turn ends at a line break, which the blanks before it cannot match",
+    "\\.tool\\(\\s*[A-Za-z_][\\w.]*\\s*[,)]|\\.tool\\((?:[^()]|\\([^()]*\\))*\\)\\s*\\(": "a turn is one character other than a parenthesis, or a parenthesized group: never both",  # noqa: E501
+    "(?:^\\W*(?:<[^>]*>\\W*)?(?:(?:please|also|then|first|and|now|just|always|secretly|quietly|silently|you\\s+(?:must|should|need\\s+to|have\\s+to)|be\\s+sure\\s+to|make\\s+sure\\s+to|remember\\s+to|(?:the\\s+)?(?:assistant|model|agent)\\s+(?:must|should))\\s+)*$)": "each turn is a keyword, then white space that no keyword can start with",  # noqa: E501
 }
 
 

@@ -46,4 +46,4 @@ def test_the_model_endpoint_on_loopback_needs_the_allowlist(monkeypatch: pytest.
         assert server.requests == []  # nothing reached it, and the refusal was not retried
         monkeypatch.setenv(ENV_ALLOW_HOSTS, "127.0.0.1")
         allowed = build_live_selector(model=MODEL, profile=fast_profile(), env=env, concurrency=1)
-        assert one(allowed) and len(server.requests) == 1
+        assert one(allowed) and len(server.chat_requests) == 1

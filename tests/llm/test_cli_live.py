@@ -140,7 +140,7 @@ def test_endpoint_errors_after_retries_fail_the_audit(
 def test_unknown_model_fails_the_audit(server: FakeOpenAI, files: dict[str, Path], tmp_path: Path) -> None:
     args = audit_args(files, "--mode", "live_model", "--model", "gpt-unknown")
     done = toolchoice(*args, env=live_env(server, tmp_path), cwd=tmp_path)
-    assert done.returncode == 2 and "does not know model 'gpt-unknown'" in done.stderr
+    assert done.returncode == 2 and "does not serve model 'gpt-unknown'" in done.stderr
 
 
 @slow
