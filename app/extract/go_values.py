@@ -7,6 +7,7 @@ from typing import Any
 
 from tree_sitter import Node
 
+from app.extract import go_methods
 from app.extract.common import Unresolved
 from app.extract.go_calls import GoModule, HelperCalls, imports_of, type_specs
 from app.extract.go_known import KnownCalls
@@ -130,8 +131,13 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
             return kind == "true"
         if kind == "nil":
             return None
+        if kind == "selector_expression" and (found := go_methods.field_of(self, node))[0]:
+            return found[1]
         if kind == "selector_expression" and self.module is not None:
             return self.qualified(node)
+        if kind == "binary_expression" and (op := text(node.child_by_field_name("operator") or node)) in {
+                "<", ">", "<=", ">="}:
+            return go_methods.ordered(self, node, op)
         if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) in _COMPARISONS:
             return self.compare(node)
         if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) == "+":

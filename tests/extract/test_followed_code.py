@@ -1,0 +1,144 @@
+"""Code followed statically: Go methods of the module's own types building descriptions, and a Python listing
+hook's transform applied to every tool (each from a small source written here, never run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.extract import extract_paths
+
+GO_MOD = "module example.com/notes\n\ngo 1.23\n"
+
+GO_METHOD = '''package tools
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type blurb struct {
+	summary string
+	uses    []string
+	links   []string
+}
+
+func (b *blurb) Text() string {
+	var sb strings.Builder
+	sb.WriteString(b.summary)
+	if len(b.uses) > 0 {
+		sb.WriteString("\\nUse it to:\\n")
+		for _, use := range b.uses {
+			sb.WriteString(fmt.Sprintf("- %s\\n", use))
+		}
+	}
+	if len(b.links) > 0 {
+		sb.WriteString("See also: ")
+	}
+	return sb.String()
+}
+
+func ArchiveNote() *mcp.Tool {
+	text := blurb{summary: "Archive a note.", uses: []string{"hide a note", "keep its history"}}
+	return &mcp.Tool{Name: "archive_note", Description: text.Text()}
+}
+'''
+
+
+def _write(folder: Path, files: dict[str, str]) -> Path:
+    for name, body in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(body)
+    return folder
+
+
+def test_a_go_method_building_a_description_with_a_builder_is_followed(tmp_path: Path) -> None:
+    folder = _write(tmp_path, {"go.mod": GO_MOD, "tools/notes.go": GO_METHOD})
+    tools = extract_paths([folder])
+    assert [t.name for t in tools.tools] == ["archive_note"]
+    assert tools.tools[0].description == "Archive a note.\nUse it to:\n- hide a note\n- keep its history\n"
+    assert not [f for f in tools.load_findings if f.tool == "archive_note"]
+
+
+def test_a_go_method_ranging_over_a_map_is_a_finding_not_a_guess(tmp_path: Path) -> None:
+    source = GO_METHOD.replace("uses    []string", "uses    map[string]string").replace(
+        '[]string{"hide a note", "keep its history"}', 'map[string]string{"a": "hide a note", "b": "keep it"}')
+    folder = _write(tmp_path, {"go.mod": GO_MOD, "tools/notes.go": source})
+    tools = extract_paths([folder])
+    assert tools.tools[0].description is None
+    finding = next(f for f in tools.load_findings if f.tool == "archive_note")
+    assert "ranges over a map" in finding.message and finding.line == 21
+
+
+SERVER = '''from fastmcp import FastMCP
+
+from .notes import notes_mcp
+
+
+def _flatten(tool):
+    schema = tool.inputSchema
+    for name, prop in schema.get("properties", {}).items():
+        options = prop.get("anyOf")
+        if not isinstance(options, list):
+            continue
+        kept = [o for o in options if o != {"type": "null"}]
+        if len(kept) == 1:
+            prop.pop("anyOf")
+            prop.update(kept[0])
+    return tool
+
+
+class NotesServer(FastMCP):
+    async def _list_tools_mcp(self):
+        listed = []
+        for tool in await self.list_tools():
+            mcp_tool = tool.to_mcp_tool()
+            _flatten(mcp_tool)
+            listed.append(mcp_tool)
+        return listed
+
+
+main = NotesServer(name="notes")
+main.mount(notes_mcp, namespace="notes")
+'''
+
+NOTES = '''from fastmcp import FastMCP
+
+notes_mcp = FastMCP(name="notes")
+
+
+@notes_mcp.tool
+def find(text: str | None = None, limit: int = 10) -> str:
+    """Find notes."""
+    return ""
+'''
+
+
+def test_a_listing_hooks_transform_is_applied_to_the_mounted_tools(tmp_path: Path) -> None:
+    folder = _write(tmp_path, {"pkg/__init__.py": "", "pkg/server.py": SERVER, "pkg/notes.py": NOTES})
+    tools = extract_paths([folder])
+    (tool,) = tools.tools
+    assert tool.name == "notes_find"
+    assert tool.input_schema["properties"]["text"] == {"type": "string", "default": None}
+    hook = next(f for f in tools.load_findings if "NotesServer._list_tools_mcp" in f.message)
+    assert "`_flatten` is applied to each tool as written" in hook.message
+
+
+def test_a_transform_that_does_more_than_reshape_json_is_a_finding(tmp_path: Path) -> None:
+    server = SERVER.replace("    return tool\n", "    open('/tmp/x', 'w')\n    return tool\n", 1)
+    folder = _write(tmp_path, {"pkg/__init__.py": "", "pkg/server.py": server, "pkg/notes.py": NOTES})
+    tools = extract_paths([folder])
+    assert "anyOf" in tools.tools[0].input_schema["properties"]["text"]  # shown as declared
+    finding = next(f for f in tools.load_findings if f.tool == "notes_find")
+    assert "`open" in finding.message and finding.file.endswith("server.py") and finding.line == 16
+
+
+def test_a_transform_that_never_ends_stops_with_a_finding(tmp_path: Path) -> None:
+    server = SERVER.replace("    schema = tool.inputSchema\n", "    schema = tool.inputSchema\n    n = 0\n"
+                            "    for _ in schema.get('x', [1]):\n        pass\n    def spin(k):\n"
+                            "        return spin(k + 1)\n    spin(0)\n", 1)
+    folder = _write(tmp_path, {"pkg/__init__.py": "", "pkg/server.py": server, "pkg/notes.py": NOTES})
+    tools = extract_paths([folder])
+    finding = next(f for f in tools.load_findings if f.tool == "notes_find")
+    assert "too deep" in finding.message
