@@ -45,6 +45,8 @@ class Draft:
     # of that variable when another file mounted the tool's server (None: the tool's own file).
     server: str | None = None
     server_file: str | None = None
+    # Go: "<package folder>:<Type>" of a Tool literal of the module's own type (a conversion may apply to it).
+    source_type: str | None = None
 
 
 @dataclass
@@ -62,6 +64,8 @@ class FileResult:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> "module.name"
     # Python: (server variable, function, the module's functions) a listing hook applies to every tool.
     listing_transforms: list[tuple[str, Any, dict[str, Any]]] = field(default_factory=list)
+    # Go: (converted type, (JSON path, empty value) filled when absent) of a function converting tools.
+    conversions: list[tuple[str, list[tuple[list[str], Any]]]] = field(default_factory=list)
     # Lines that look like tool registration (app/extract/summary.py); left empty for files of another
     # framework (an agent library's `@agent.tool`), which are not MCP tools.
     sites: list[int] = field(default_factory=list)

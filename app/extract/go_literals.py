@@ -7,6 +7,7 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Unresolved
+from app.extract.go_conversions import conversion, literal_type
 from app.extract.go_structs import for_type, handler_types
 from app.extract.go_values import GoScope
 from app.extract.treesitter import call_args, callee, fail, short, span, text
@@ -67,10 +68,13 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
     except Unresolved as exc:
         if not scope.env and expand_helper(node, fields["Name"], scope, result, go_sdk=go_sdk):
             return
+        if not scope.env and conversion(node, fields["Name"], scope, result):
+            return
         result.unresolved("the name of an mcp.Tool literal", exc)
         return
     name_lines = scope.lines(fields["Name"], or_reference=True)
-    draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=name_lines)
+    draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=name_lines,
+                  source_type=literal_type(scope, node, scope.folder))
     for key, value in fields.items():
         out_key = _TOOL_KEYS.get(key)
         if out_key is None or key == "Name":

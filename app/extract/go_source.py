@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from tree_sitter import Node
@@ -82,7 +83,7 @@ _CANDIDATES = """
 
 def extract_go(
     source: str, *, file: str, empty_required: bool = True, package: GoPackage | None = None,
-    module: GoModule | None = None,
+    module: GoModule | None = None, folder: Path | None = None,
 ) -> FileResult:
     """Tools defined in one Go file. With `package`, constants and option helpers of the package's other files
     are used, with `module` the helpers of the module's packages; what stays unknown becomes TC090 findings.
@@ -90,6 +91,7 @@ def extract_go(
     result = FileResult(file=file, language=Language.GO)
     tree = parser("go").parse(source.encode("utf-8"))
     scope = GoScope(tree.root_node, module=module)
+    scope.folder = folder
     helpers: dict[str, list[Node]] = {}
     if package is not None:
         scope.nodes = {**package.constants, **scope.nodes}

@@ -3,6 +3,7 @@ literals of jsonschema.Schema and maps, and the default text of `t("KEY", "defau
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tree_sitter import Node
@@ -68,6 +69,7 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
         self.depth = 0
         self.load_package = None
         self.package: Any = None  # the GoPackage this file belongs to, when read from disk
+        self.folder: Path | None = None  # the folder of that package, when read from disk
         # Schema helpers of the package: name -> properties it sets (`schema.Properties["page"] = ...`).
         self.schema_helpers: dict[str, list[tuple[str, Node]]] = {}
         # Properties set on a local schema variable between its declaration and its use, by value node id.

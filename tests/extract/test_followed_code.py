@@ -142,3 +142,81 @@ def test_a_transform_that_never_ends_stops_with_a_finding(tmp_path: Path) -> Non
     tools = extract_paths([folder])
     finding = next(f for f in tools.load_findings if f.tool == "notes_find")
     assert "too deep" in finding.message
+
+
+API = '''package api
+
+import "github.com/google/jsonschema-go/jsonschema"
+
+type Tool struct {
+	Name        string
+	Description string
+	InputSchema *jsonschema.Schema
+}
+
+type ServerTool struct {
+	Tool    Tool
+	Enabled bool
+}
+'''
+
+TOOLS = '''package tools
+
+import (
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"example.com/notes/pkg/api"
+)
+
+func All() []api.ServerTool {
+	return []api.ServerTool{
+		{Tool: api.Tool{Name: "ping", Description: "Check the service answers.",
+			InputSchema: &jsonschema.Schema{Type: "object"}}},
+		{Tool: api.Tool{Name: "echo", Description: "Repeat a text.", InputSchema: &jsonschema.Schema{
+			Type: "object", Properties: map[string]*jsonschema.Schema{"text": {Type: "string"}}}}},
+	}
+}
+'''
+
+CONVERT = '''package server
+
+import (
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"example.com/notes/pkg/api"
+)
+
+func toSdk(tool api.ServerTool) (*mcp.Tool, error) {
+	schema := tool.Tool.InputSchema
+	if schema == nil {
+		return nil, fmt.Errorf("no schema")
+	}
+	if schema.Properties == nil {
+		schema.Properties = make(map[string]*jsonschema.Schema)
+	}
+	return &mcp.Tool{Name: tool.Tool.Name, Description: tool.Tool.Description, InputSchema: schema}, nil
+}
+'''
+
+
+def test_a_conversion_to_the_sdk_type_fills_what_it_fills_in_every_tool_of_that_type(tmp_path: Path) -> None:
+    folder = _write(tmp_path, {"go.mod": GO_MOD, "pkg/api/types.go": API, "pkg/tools/all.go": TOOLS,
+                               "pkg/server/convert.go": CONVERT})
+    tools = extract_paths([folder])
+    schemas = {t.name: t.input_schema for t in tools.tools}
+    assert schemas == {"ping": {"type": "object", "properties": {}},
+                       "echo": {"type": "object", "properties": {"text": {"type": "string"}}}}
+    assert not tools.load_findings  # the conversion is understood: neither a tool nor a problem
+
+
+def test_a_conversion_that_changes_the_tool_otherwise_is_a_finding(tmp_path: Path) -> None:
+    convert = CONVERT.replace("\treturn &mcp.Tool", "\tschema.Required = []string{\"id\"}\n\treturn &mcp.Tool")
+    folder = _write(tmp_path, {"go.mod": GO_MOD, "pkg/api/types.go": API, "pkg/tools/all.go": TOOLS,
+                               "pkg/server/convert.go": convert})
+    tools = extract_paths([folder])
+    (finding,) = tools.load_findings
+    assert finding.file.endswith("convert.go") and finding.line == 20
+    assert "schema.Required" in finding.message and "conversion `toSdk`" in finding.message
