@@ -220,3 +220,27 @@ def test_a_conversion_that_changes_the_tool_otherwise_is_a_finding(tmp_path: Pat
     (finding,) = tools.load_findings
     assert finding.file.endswith("convert.go") and finding.line == 20
     assert "schema.Required" in finding.message and "conversion `toSdk`" in finding.message
+
+
+JOINED = '''from fastmcp import FastMCP
+
+mcp = FastMCP(name="fields")
+FIELDS = ["summary", "status"]
+
+
+@mcp.tool(description="Read the fields " + ", ".join(FIELDS) + ".")
+def read(fields: str = ",".join(FIELDS)) -> str:
+    return fields
+'''
+
+
+def test_a_join_of_a_literal_list_is_read_and_a_join_of_a_set_is_a_finding(tmp_path: Path) -> None:
+    (tmp_path / "listed.py").write_text(JOINED)
+    (tmp_path / "unordered.py").write_text(JOINED.replace('["summary", "status"]', '{"summary", "status"}'))
+    listed = extract_paths([tmp_path / "listed.py"])
+    assert listed.tools[0].description == "Read the fields summary, status."
+    assert listed.tools[0].input_schema["properties"]["fields"]["default"] == "summary,status"
+    unordered = extract_paths([tmp_path / "unordered.py"])
+    messages = [f.message for f in unordered.load_findings]
+    assert messages and all("joins a set, in an order Python picks at run time" in m for m in messages)
+    assert "default" not in unordered.tools[0].input_schema["properties"].get("fields", {})
