@@ -1,8 +1,9 @@
 """Go: helpers of the same module followed statically. A call such as `defaults.ToolsetName()` or
 `listSchema()` is evaluated by reading the called function's body (found through go.mod's module path and the
 file's imports) with its parameters bound to the argument values: `x := expr`, `x, err := json.Marshal(v)`,
-`if <constant condition> {...} else {...}` and `return expr` are followed; any other statement stops it (the
-value is then unknown, a TC090 finding). Nothing is built or run."""
+`if <constant condition> {...} else {...}`, `return expr`, and the builder statements and list loops of
+app/extract/go_methods.py are followed; any other statement stops it (the value is then unknown, a TC090
+finding). Nothing is built or run."""
 
 from __future__ import annotations
 
@@ -271,6 +272,10 @@ class HelperCalls:
             return left
         right = self.value(node.child_by_field_name("right"))  # type: ignore[arg-type]
         return {"==": left == right, "!=": left != right, "&&": left and right, "||": left or right}[op]
+
+    def call_declared(self, decl: Node, args: list[Any], *, at: Node, receiver: dict[str, Any]) -> Any:
+        """The value a method `decl` of this package returns, its receiver bound (app/extract/go_methods.py)."""
+        return call_function(self, decl, args, depth=self.depth, at=at, receiver=receiver)
 
     def in_file(self, imports: dict[str, str]) -> HelperCalls:
         """This scope with the imports of another file of its package (where a function or type is declared)."""

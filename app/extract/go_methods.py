@@ -83,11 +83,9 @@ def method_call(scope: Any, node: Node, func: Node, args: list[Node]) -> tuple[b
     receiver = decl.child_by_field_name("receiver")
     param = next((p for p in receiver.named_children if p.type == "parameter_declaration"), None) if receiver else None
     name = param.child_by_field_name("name") if param is not None else None
-    from app.extract.go_calls import call_function
-
     bound = {text(name): held} if name is not None else {}
     values = [scope.value(a) for a in args]
-    return True, call_function(scope.in_file(imports), decl, values, depth=scope.depth, at=node, receiver=bound)
+    return True, scope.in_file(imports).call_declared(decl, values, at=node, receiver=bound)
 
 
 def writes_builder(scope: Any, stmt: Node) -> bool:
