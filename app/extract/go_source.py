@@ -72,6 +72,8 @@ _ITEM_OPTS = {
 _TOOL_TYPE = re.compile(r"^(?:\w+\.)?Tool$")
 _TOOL_LIST = re.compile(r"^\[\]\*?(?:\w+\.)?Tool$")
 _IMPORTS = "(import_spec path: (_) @path)"
+# mcp-go's `WithInputSchema[T]()` / `WithOutputSchema[T]()`: a schema reflected from a Go type at run time.
+_DERIVED = re.compile(r"^(?:\w+\.)?With(?:Input|Output)Schema(?:\[|$)")
 # `x.NewTool(...)` calls and composite literals of a `Tool` type (qualified or this package's) or a slice of them.
 _CANDIDATES = """
 (call_expression function: (selector_expression field: (field_identifier) @f (#eq? @f "NewTool"))) @new
@@ -177,6 +179,10 @@ def _new_tool(
                 annotations[_HINTS[opt]] = scope.value(call_args(option)[0])
             elif opt == "WithToolAnnotation":
                 annotations = annotations_of(call_args(option)[0], scope, go_sdk=False)
+            elif _DERIVED.match(opt) and not call_args(option):
+                raise fail(option, f"`{short(option)}` derives the schema from a Go type with invopop/jsonschema "
+                                   "when the server runs; that derivation is not reproduced (mcp-go's empty default "
+                                   "is listed)")
             elif opt in {"WithRawInputSchema", "WithInputSchema"}:
                 draft.fields["inputSchema"] = scope.value(call_args(option)[0])
             else:

@@ -244,3 +244,28 @@ def test_a_join_of_a_literal_list_is_read_and_a_join_of_a_set_is_a_finding(tmp_p
     messages = [f.message for f in unordered.load_findings]
     assert messages and all("joins a set, in an order Python picks at run time" in m for m in messages)
     assert "default" not in unordered.tools[0].input_schema["properties"].get("fields", {})
+
+
+REFLECTED = '''package tools
+
+import "github.com/mark3labs/mcp-go/mcp"
+
+type SearchArgs struct {
+	Query string `json:"query" jsonschema:"description=What to search"`
+}
+
+func Search() mcp.Tool {
+	return mcp.NewTool("search",
+		mcp.WithDescription("Search notes."),
+		mcp.WithInputSchema[SearchArgs](),
+	)
+}
+'''
+
+
+def test_a_schema_reflected_from_a_go_type_by_mcp_go_is_named_as_not_reproduced(tmp_path: Path) -> None:
+    folder = _write(tmp_path, {"go.mod": GO_MOD, "tools.go": REFLECTED})
+    tools = extract_paths([folder])
+    assert [t.name for t in tools.tools] == ["search"]
+    (finding,) = tools.load_findings
+    assert finding.line == 12 and "`mcp.WithInputSchema[SearchArgs]()` derives the schema" in finding.message
