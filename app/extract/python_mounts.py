@@ -62,15 +62,28 @@ def listing_overrides(tree: ast.Module, result: FileResult) -> None:
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or "list_tools" not in method.name:
                 continue
-            applied = sorted({c.func.id for c in ast.walk(method) if isinstance(c, ast.Call)
-                              and isinstance(c.func, ast.Name) and c.func.id in functions and len(c.args) == 1
-                              and not c.keywords})
-            result.listing_transforms.extend((var, functions[f], functions) for var in servers for f in applied)
+            own = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+            called = _one_argument_calls(method, functions, own)
+            applied = sorted(called)
+            result.listing_transforms.extend((var, called[f], functions) for var in servers for f in applied)
             why = f"`{cls.name}.{method.name}` can change the listed tools at run time; they are shown as declared"
             if applied and servers:
                 why = (f"`{cls.name}.{method.name}` decides at run time which tools are listed (all are shown); "
                        f"`{'`, `'.join(applied)}` is applied to each tool as written")
             result.unresolved("the tools as listed", Unresolved(why, line=method.lineno, end_line=method.lineno))
+
+
+def _one_argument_calls(method: ast.AST, functions: dict[str, ast.FunctionDef],
+                        own: dict[str, ast.FunctionDef]) -> dict[str, ast.FunctionDef]:
+    """`f(tool)` of a module function and `self.f(tool)` of a method of the class, called in a listing hook."""
+    out: dict[str, ast.FunctionDef] = {}
+    for call in (c for c in ast.walk(method) if isinstance(c, ast.Call) and len(c.args) == 1 and not c.keywords):
+        if isinstance(call.func, ast.Name) and call.func.id in functions:
+            out[call.func.id] = functions[call.func.id]
+        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+                and call.func.value.id in {"self", "cls"} and call.func.attr in own:
+            out[f"{call.func.value.id}.{call.func.attr}"] = own[call.func.attr]
+    return out
 
 
 def apply_listing_transforms(results: Sequence[FileResult]) -> None:

@@ -1,5 +1,5 @@
-"""Python: a module function a server's listing hook applies to every tool (`sanitize(mcp_tool)` inside
-`_list_tools_mcp`), read from its syntax tree and applied to the extracted JSON. Only a closed subset is
+"""Python: a function or method a server's listing hook applies to every tool (`sanitize(mcp_tool)` or
+`self.sanitize(mcp_tool)` inside `_list_tools_mcp`), read from its syntax tree and applied to the extracted JSON. Only a closed subset is
 understood (assignments, `if`, `for` over lists and dicts, returns, nested functions, comprehensions, and pure
 methods of dicts, lists and strings); anything else makes the transform unknown (a TC090). Nothing is run."""
 
@@ -71,8 +71,10 @@ def apply_transform(function: ast.FunctionDef, fields: dict[str, Any], *, functi
                     ) -> dict[str, Any]:
     """The tool fields after `function(tool)`, on a copy; Unresolved when the function does what is not read."""
     tool = ToolObject(copy.deepcopy(fields))
+    # A method (`def clean(self, tool)`) gets an object that nothing can be read from: using it is a finding.
+    receiver = [_Opaque()] if len(function.args.args) == 2 and not _is_static(function) else []
     try:
-        _Machine(functions).call(_Function(function, {}), [tool], at=function)
+        _Machine(functions).call(_Function(function, {}), [*receiver, tool], at=function)
     except (_Return, _Break, _Continue):
         raise Unresolved(f"`{function.name}` leaves a loop in a way ToolChoice does not follow",
                          line=function.lineno) from None
@@ -80,6 +82,14 @@ def apply_transform(function: ast.FunctionDef, fields: dict[str, Any], *, functi
         raise Unresolved(f"`{function.name}` would fail on this tool ({type(exc).__name__})",
                          line=function.lineno) from None
     return tool.fields
+
+
+class _Opaque:
+    """The `self` of a method transform: the server's state is not known statically."""
+
+
+def _is_static(function: ast.FunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
 
 
 class _Machine:
@@ -189,6 +199,8 @@ class _Machine:
             owner = self.expr(node.value, env)
             if isinstance(owner, ToolObject):
                 return owner.fields.get(node.attr)
+            if isinstance(owner, _Opaque):
+                raise self.fail(node, "reads the server's state, which is known only at run time")
             return _Method(owner, node.attr)
         if isinstance(node, ast.Subscript):
             return self.expr(node.value, env)[self.expr(node.slice, env)]

@@ -269,3 +269,22 @@ def test_a_schema_reflected_from_a_go_type_by_mcp_go_is_named_as_not_reproduced(
     assert [t.name for t in tools.tools] == ["search"]
     (finding,) = tools.load_findings
     assert finding.line == 12 and "`mcp.WithInputSchema[SearchArgs]()` derives the schema" in finding.message
+
+
+def test_a_listing_hooks_method_is_applied_and_one_reading_the_servers_state_is_a_finding(tmp_path: Path) -> None:
+    as_method = SERVER.replace("def _flatten(tool):", "def _unused():\n    return None\n\n\ndef _kept(tool):") \
+        .replace("            _flatten(mcp_tool)", "            self._flatten(mcp_tool)") \
+        .replace("    async def _list_tools_mcp(self):", "    @staticmethod\n    def _flatten(tool):\n"
+                 "        prop = tool.inputSchema['properties']['text']\n"
+                 "        prop.pop('anyOf')\n        prop['type'] = 'string'\n\n"
+                 "    async def _list_tools_mcp(self):")
+    folder = _write(tmp_path, {"pkg/__init__.py": "", "pkg/server.py": as_method, "pkg/notes.py": NOTES})
+    tools = extract_paths([folder])
+    assert tools.tools[0].input_schema["properties"]["text"] == {"type": "string", "default": None}
+    stateful = as_method.replace("    @staticmethod\n    def _flatten(tool):", "    def _flatten(self, tool):\n"
+                                 "        tool.description = self.prefix")
+    (folder / "pkg" / "server.py").write_text(stateful)
+    tools = extract_paths([folder])
+    finding = next(f for f in tools.load_findings if f.tool == "notes_find")
+    assert "reads the server's state" in finding.message
+    assert tools.tools[0].description == "Find notes."  # shown as declared
