@@ -1,7 +1,8 @@
 """Python: a function or method a server's listing hook applies to every tool (`sanitize(mcp_tool)` or
-`self.sanitize(mcp_tool)` inside `_list_tools_mcp`), read from its syntax tree and applied to the extracted JSON. Only a closed subset is
-understood (assignments, `if`, `for` over lists and dicts, returns, nested functions, comprehensions, and pure
-methods of dicts, lists and strings); anything else makes the transform unknown (a TC090). Nothing is run."""
+`self.sanitize(mcp_tool)` inside `_list_tools_mcp`), read from its syntax tree and applied to the extracted JSON.
+Only a closed subset is understood (assignments, `if`, `for` over lists and dicts, returns, nested functions,
+comprehensions, and pure methods of dicts, lists and strings); anything else makes the transform unknown (a TC090).
+Nothing is run."""
 
 from __future__ import annotations
 

@@ -152,6 +152,12 @@ type Tool struct {
 	Name        string
 	Description string
 	InputSchema *jsonschema.Schema
+	Annotations ToolAnnotations
+}
+
+type ToolAnnotations struct {
+	Title        string
+	ReadOnlyHint *bool
 }
 
 type ServerTool struct {
@@ -164,14 +170,19 @@ TOOLS = '''package tools
 
 import (
 	"github.com/google/jsonschema-go/jsonschema"
+	"k8s.io/utils/ptr"
 
 	"example.com/notes/pkg/api"
 )
 
+func readOnly(title string) api.ToolAnnotations {
+	return api.ToolAnnotations{Title: title, ReadOnlyHint: ptr.To(true)}
+}
+
 func All() []api.ServerTool {
 	return []api.ServerTool{
 		{Tool: api.Tool{Name: "ping", Description: "Check the service answers.",
-			InputSchema: &jsonschema.Schema{Type: "object"}}},
+			InputSchema: &jsonschema.Schema{Type: "object"}, Annotations: readOnly("Ping")}},
 		{Tool: api.Tool{Name: "echo", Description: "Repeat a text.", InputSchema: &jsonschema.Schema{
 			Type: "object", Properties: map[string]*jsonschema.Schema{"text": {Type: "string"}}}}},
 	}
@@ -185,6 +196,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"k8s.io/utils/ptr"
 
 	"example.com/notes/pkg/api"
 )
@@ -197,7 +209,13 @@ func toSdk(tool api.ServerTool) (*mcp.Tool, error) {
 	if schema.Properties == nil {
 		schema.Properties = make(map[string]*jsonschema.Schema)
 	}
-	return &mcp.Tool{Name: tool.Tool.Name, Description: tool.Tool.Description, InputSchema: schema}, nil
+	return &mcp.Tool{
+		Name:        tool.Tool.Name,
+		Title:       tool.Tool.Annotations.Title,
+		Description: tool.Tool.Description,
+		InputSchema: schema,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ptr.Deref(tool.Tool.Annotations.ReadOnlyHint, false)},
+	}, nil
 }
 '''
 
@@ -206,9 +224,13 @@ def test_a_conversion_to_the_sdk_type_fills_what_it_fills_in_every_tool_of_that_
     folder = _write(tmp_path, {"go.mod": GO_MOD, "pkg/api/types.go": API, "pkg/tools/all.go": TOOLS,
                                "pkg/server/convert.go": CONVERT})
     tools = extract_paths([folder])
-    schemas = {t.name: t.input_schema for t in tools.tools}
-    assert schemas == {"ping": {"type": "object", "properties": {}},
-                       "echo": {"type": "object", "properties": {"text": {"type": "string"}}}}
+    listed = {t["name"]: t for t in tools.to_mcp()}
+    assert listed["ping"] == {"name": "ping", "title": "Ping", "description": "Check the service answers.",
+                              "inputSchema": {"type": "object", "properties": {}},
+                              "annotations": {"readOnlyHint": True, "idempotentHint": False}}
+    assert listed["echo"]["inputSchema"] == {"type": "object", "properties": {"text": {"type": "string"}}}
+    assert listed["echo"]["annotations"] == {"readOnlyHint": False, "idempotentHint": False}  # the go-sdk's
+    assert "title" not in listed["echo"]
     assert not tools.load_findings  # the conversion is understood: neither a tool nor a problem
 
 
@@ -218,7 +240,7 @@ def test_a_conversion_that_changes_the_tool_otherwise_is_a_finding(tmp_path: Pat
                                "pkg/server/convert.go": convert})
     tools = extract_paths([folder])
     (finding,) = tools.load_findings
-    assert finding.file.endswith("convert.go") and finding.line == 20
+    assert finding.file.endswith("convert.go") and finding.line == 21
     assert "schema.Required" in finding.message and "conversion `toSdk`" in finding.message
 
 
@@ -288,3 +310,14 @@ def test_a_listing_hooks_method_is_applied_and_one_reading_the_servers_state_is_
     finding = next(f for f in tools.load_findings if f.tool == "notes_find")
     assert "reads the server's state" in finding.message
     assert tools.tools[0].description == "Find notes."  # shown as declared
+
+
+def test_a_conversion_field_set_to_a_constant_or_to_what_is_unknown(tmp_path: Path) -> None:
+    convert = CONVERT.replace("		Description: tool.Tool.Description,", "		Description: \"Same for all\",") \
+        .replace("		Title:       tool.Tool.Annotations.Title,", "		Title:       titles[tool.Tool.Name],")
+    folder = _write(tmp_path, {"go.mod": GO_MOD, "pkg/api/types.go": API, "pkg/tools/all.go": TOOLS,
+                               "pkg/server/convert.go": convert})
+    tools = extract_paths([folder])
+    assert {t.description for t in tools.tools} == {"Same for all"}
+    (finding,) = tools.load_findings
+    assert finding.line == 23 and "the field `Title`" in finding.message
