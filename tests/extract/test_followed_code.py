@@ -126,9 +126,11 @@ def test_a_listing_hooks_transform_is_applied_to_the_mounted_tools(tmp_path: Pat
 
 
 def test_a_transform_that_does_more_than_reshape_json_is_a_finding(tmp_path: Path) -> None:
-    server = SERVER.replace("    return tool\n", "    open('/tmp/x', 'w')\n    return tool\n", 1)
+    marker = tmp_path / "ran"
+    server = SERVER.replace("    return tool\n", f"    open({str(marker)!r}, 'w')\n    return tool\n", 1)
     folder = _write(tmp_path, {"pkg/__init__.py": "", "pkg/server.py": server, "pkg/notes.py": NOTES})
     tools = extract_paths([folder])
+    assert not marker.exists()  # read, never run
     assert "anyOf" in tools.tools[0].input_schema["properties"]["text"]  # shown as declared
     finding = next(f for f in tools.load_findings if f.tool == "notes_find")
     assert "`open" in finding.message and finding.file.endswith("server.py") and finding.line == 16
