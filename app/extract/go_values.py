@@ -76,6 +76,7 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
         self.patches: dict[int, list[tuple[str, Node]]] = {}
         self.map_patches: dict[int, list[tuple[str, Node]]] = {}
         self._locals: dict[tuple[int, str], Node | None] = {}
+        self.reassigned: dict[tuple[int, str], int] = {}
         self.nodes: dict[str, Node] = {}
         for decl in root.named_children:
             if decl.type not in {"const_declaration", "var_declaration"}:
@@ -166,6 +167,8 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
             return self._call(node)
         if kind == "literal_value":
             return self._literal_value(node, schema=True)
+        if kind == "identifier" and (line := self.reassigned.get((node.start_byte, text(node)))) is not None:
+            raise fail(node, f"`{short(node)}` is changed at line {line}, so its value depends on what runs")
         raise fail(node, f"`{short(node)}` is computed at run time")
 
     def _entries(self, value: Any, target: Node) -> Any:

@@ -323,3 +323,25 @@ def test_a_conversion_field_set_to_a_constant_or_to_what_is_unknown(tmp_path: Pa
     assert {t.description for t in tools.tools} == {"Same for all"}
     (finding,) = tools.load_findings
     assert finding.line == 23 and "the field `Title`" in finding.message
+
+
+CONFIGURED = '''package tools
+
+import "github.com/modelcontextprotocol/go-sdk/mcp"
+
+func Listing(verbose bool) *mcp.Tool {
+	text := "List the notes."
+	if verbose {
+		text += " With their history."
+	}
+	return &mcp.Tool{Name: "list_notes", Description: text}
+}
+'''
+
+
+def test_a_text_reassigned_under_a_run_time_condition_is_a_finding_naming_that_line(tmp_path: Path) -> None:
+    folder = _write(tmp_path, {"go.mod": GO_MOD, "tools.go": CONFIGURED})
+    tools = extract_paths([folder])
+    assert tools.tools[0].description is None
+    (finding,) = tools.load_findings
+    assert finding.line == 10 and "`text` is changed at line 8" in finding.message
