@@ -41,9 +41,11 @@ from pathlib import Path
 from app.audit.models import ToolSet
 from app.errors import DefinitionError
 from app.extract.common import FileResult, Language
+from app.extract.go_conversions import apply_conversions
 from app.extract.go_package import GoPackage, cached_package
 from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, fastmcp_major, matches, mounting_files, walk
 from app.extract.python_modules import PyModules
+from app.extract.python_mounts import apply_listing_transforms
 from app.extract.python_source import extract_python
 from app.extract.summary import ExtractionSummary, registration_lines, silent_files, summarize
 from app.extract.ts_modules import Modules
@@ -102,6 +104,7 @@ def extract_file(
         others = [_extract(p, display_name=str(p), text=None, language="python", context=context)
                   for p in mounting_files(path.resolve())]
         apply_cross_file_mounts([result, *others])
+        apply_listing_transforms([result, *others])
     return _toolset([result])
 
 
@@ -153,6 +156,8 @@ def extract_paths_summarized(
             display = relative if root is not None else str(file)
             results.append(_extract(file, display_name=display, text=None, language=language, context=context))
     apply_cross_file_mounts(results)
+    apply_listing_transforms(results)
+    apply_conversions(results)
     toolset = _toolset(results)
     return toolset, summarize(results, toolset.load_findings)
 
@@ -221,7 +226,7 @@ def _extract_one(
 
         module = module_of(path.resolve().parent) if path.exists() else None
         return extract_go(text, file=display, empty_required=empty_required, package=context.package(path),
-                          module=module)
+                          module=module, folder=path.resolve().parent if path.exists() else None)
     from app.extract.paths import zod_is_v4
     from app.extract.ts_source import extract_ts
 

@@ -41,8 +41,12 @@ class Draft:
     name_lines: LineRange | None = None
     description_lines: LineRange | None = None
     parameter_lines: dict[str, LineRange] = field(default_factory=dict)
-    # Python: the variable of the server object the tool was registered on (for mount prefixes).
+    # Python: the variable of the server object the tool was registered on (for mount prefixes), and the file
+    # of that variable when another file mounted the tool's server (None: the tool's own file).
     server: str | None = None
+    server_file: str | None = None
+    # Go: "<package folder>:<Type>" of a Tool literal of the module's own type (a conversion may apply to it).
+    source_type: str | None = None
 
 
 @dataclass
@@ -58,6 +62,10 @@ class FileResult:
     # Python only: `mount(sub, namespace=...)` calls and `from module import name` imports.
     mounts: list[tuple[str, str, str]] = field(default_factory=list)  # (parent var, child var, prefix)
     imports: dict[str, str] = field(default_factory=dict)  # local name -> "module.name"
+    # Python: (server variable, function, the module's functions) a listing hook applies to every tool.
+    listing_transforms: list[tuple[str, Any, dict[str, Any]]] = field(default_factory=list)
+    # Go: functions converting the module's own tool type into the SDK's (app/extract/go_conversions.py).
+    conversions: list[tuple[str, Any]] = field(default_factory=list)  # (converted type, go_conversions.Conversion)
     # Lines that look like tool registration (app/extract/summary.py); left empty for files of another
     # framework (an agent library's `@agent.tool`), which are not MCP tools.
     sites: list[int] = field(default_factory=list)

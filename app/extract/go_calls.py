@@ -1,8 +1,9 @@
 """Go: helpers of the same module followed statically. A call such as `defaults.ToolsetName()` or
 `listSchema()` is evaluated by reading the called function's body (found through go.mod's module path and the
 file's imports) with its parameters bound to the argument values: `x := expr`, `x, err := json.Marshal(v)`,
-`if <constant condition> {...} else {...}` and `return expr` are followed; any other statement stops it (the
-value is then unknown, a TC090 finding). Nothing is built or run."""
+`if <constant condition> {...} else {...}`, `return expr`, and the builder statements and list loops of
+app/extract/go_methods.py are followed; any other statement stops it (the value is then unknown, a TC090
+finding). Nothing is built or run."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 
 from tree_sitter import Node
 
+from app.extract import go_methods
 from app.extract.treesitter import fail, short, text
 
 # How deep helpers may call helpers; deeper chains are not followed (and recursion stops here).
@@ -92,7 +94,8 @@ def type_specs(root: Node) -> dict[str, Node]:
     return out
 
 
-def call_function(callee: Any, decl: Node, args: list[Any], *, depth: int, at: Node) -> Any:
+def call_function(callee: Any, decl: Node, args: list[Any], *, depth: int, at: Node,
+                  receiver: dict[str, Any] | None = None) -> Any:
     """The value `decl` returns for `args` (already evaluated), read statement by statement."""
     if depth > MAX_DEPTH:
         raise fail(at, f"`{short(at)}` calls helpers too deep to follow")
@@ -106,7 +109,7 @@ def call_function(callee: Any, decl: Node, args: list[Any], *, depth: int, at: N
     if len(names) != len(args):
         raise fail(at, f"`{short(at)}` passes arguments its helper does not name")
     outer = callee.env if decl.type == "func_literal" else {}  # a closure sees its function's variables
-    scope = callee.bound({**outer, **dict(zip(names, args, strict=True))}, depth=depth + 1)
+    scope = callee.bound({**outer, **(receiver or {}), **dict(zip(names, args, strict=True))}, depth=depth + 1)
     body = decl.child_by_field_name("body")
     result = _run(scope, body, at) if body is not None else _NO_RETURN
     if result is _NO_RETURN:
@@ -126,6 +129,18 @@ def _run(scope: Any, node: Node, at: Node) -> Any:
             return scope.value(exprs[0])
         if kind in {"short_var_declaration", "assignment_statement"}:
             _assign(scope, stmt)
+        elif kind == "var_declaration":
+            go_methods.declare(scope, stmt)
+        elif kind == "expression_statement" and go_methods.writes_builder(scope, stmt):
+            scope.value(stmt.named_children[0])  # `sb.WriteString(x)`: its effect is on the builder
+        elif kind == "for_statement" and (loop := go_methods.range_items(scope, stmt)) is not None:
+            names, items = loop
+            body = stmt.child_by_field_name("body")
+            for index, item in items:
+                scope.env.update({n: v for n, v in zip(names, (index, item), strict=False) if n != "_"})
+                result = _run(scope, body, at) if body is not None else _NO_RETURN
+                if result is not _NO_RETURN:
+                    return result
         elif kind == "if_statement":
             if stmt.child_by_field_name("initializer") is not None:
                 raise fail(stmt, f"`{short(stmt)}` depends on a value computed at run time")
@@ -159,6 +174,12 @@ def _assign(scope: Any, stmt: Node) -> None:
         return
     if len(values) != len(targets):
         raise fail(stmt, f"`{short(stmt)}` in a helper is computed at run time")
+    if text(stmt.child_by_field_name("operator") or stmt) == "+=" and len(targets) == 1:
+        before, added = scope.env.get(targets[0]), scope.value(values[0])
+        if type(before) is not type(added) or not isinstance(before, (str, int, float)):
+            raise fail(stmt, f"`{short(stmt)}` in a helper adds to a value that is not known")
+        scope.env[targets[0]] = before + added
+        return
     scope.env.update({t: Closure(v) if v.type == "func_literal" else scope.value(v)
                       for t, v in zip(targets, values, strict=True)})
 
@@ -216,6 +237,10 @@ class HelperCalls:
             return self.value(args[0]), None
         callee: HelperCalls | None = None
         decl: Node | None = None
+        if func is not None and func.type == "selector_expression":
+            handled, result = go_methods.method_call(self, node, func, args)
+            if handled:
+                return result
         if func is not None and func.type == "func_literal":  # `func() *jsonschema.Schema { ... }()`
             decl, callee = func, self
         elif func is not None and isinstance(self.env.get(text(func)), Closure):  # `variant := func(...) {...}`
@@ -247,6 +272,10 @@ class HelperCalls:
             return left
         right = self.value(node.child_by_field_name("right"))  # type: ignore[arg-type]
         return {"==": left == right, "!=": left != right, "&&": left and right, "||": left or right}[op]
+
+    def call_declared(self, decl: Node, args: list[Any], *, at: Node, receiver: dict[str, Any]) -> Any:
+        """The value a method `decl` of this package returns, its receiver bound (app/extract/go_methods.py)."""
+        return call_function(self, decl, args, depth=self.depth, at=at, receiver=receiver)
 
     def in_file(self, imports: dict[str, str]) -> HelperCalls:
         """This scope with the imports of another file of its package (where a function or type is declared)."""

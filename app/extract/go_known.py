@@ -11,6 +11,7 @@ from typing import Any
 
 from tree_sitter import Node
 
+from app.extract import go_methods
 from app.extract.common import Unresolved
 from app.extract.treesitter import fail, text
 
@@ -62,6 +63,8 @@ class KnownCalls:
                 return json.loads(raw)
             except (TypeError, ValueError):
                 raise fail(node, "a json.RawMessage that is not JSON") from None
+        if name == "len" and len(args) == 1:
+            return go_methods.length(self, node, args[0])
         if name == "make" and args and text(args[0]).startswith("map["):
             return {}
         if name in {"float64", "int", "int64", "string", "bool"} and len(args) == 1:

@@ -7,17 +7,11 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Unresolved
+from app.extract.go_conversions import ANNOTATION_KEYS, conversion, literal_type, sdk_annotations
 from app.extract.go_structs import for_type, handler_types
 from app.extract.go_values import GoScope
 from app.extract.treesitter import call_args, callee, fail, short, span, text
 
-_ANNOTATION_KEYS = {
-    "Title": "title",
-    "ReadOnlyHint": "readOnlyHint",
-    "DestructiveHint": "destructiveHint",
-    "IdempotentHint": "idempotentHint",
-    "OpenWorldHint": "openWorldHint",
-}
 _TOOL_KEYS = {
     "Name": "name",
     "Title": "title",
@@ -34,25 +28,45 @@ _TOOL_KEYS = {
 
 def annotations_of(node: Node, scope: GoScope, *, go_sdk: bool) -> dict[str, Any]:
     target = scope.resolve(node)
+    returned = _returned_literal(target, scope)
+    if returned is not None:  # `readOnly("Title")`: a helper of the package returning an annotations literal
+        return annotations_of(returned[0], returned[1], go_sdk=go_sdk)
     if target.type == "unary_expression":
         target = scope.resolve(target.child_by_field_name("operand") or target)
     body = target.child_by_field_name("body") if target.type == "composite_literal" else None
     if body is None:
         raise fail(node, f"the annotations `{short(node)}` are not a literal")
-    given = {_ANNOTATION_KEYS[k]: scope.value(v) for k, _kn, v in scope.fields(body) if k in _ANNOTATION_KEYS}
-    if not go_sdk:
-        return {k: v for k, v in given.items() if v is not None}
-    # go-sdk (v1.7) ToolAnnotations: idempotentHint and readOnlyHint are always sent, the rest when set.
-    out: dict[str, Any] = {
-        "idempotentHint": bool(given.get("idempotentHint", False)),
-        "readOnlyHint": bool(given.get("readOnlyHint", False)),
-    }
-    for key in ("destructiveHint", "openWorldHint"):
-        if given.get(key) is not None:
-            out[key] = given[key]
-    if given.get("title"):
-        out["title"] = given["title"]
-    return out
+    given = {ANNOTATION_KEYS[k]: scope.value(v) for k, _kn, v in scope.fields(body) if k in ANNOTATION_KEYS}
+    return sdk_annotations(given, go_sdk=go_sdk)
+
+
+def _returned_literal(call: Node, scope: GoScope) -> tuple[Node, Any] | None:
+    """(literal, scope with the parameters bound) of `helper(args)` whose body is only `return T{...}`."""
+    func = call.child_by_field_name("function") if call.type == "call_expression" else None
+    found = scope.functions.get(text(func)) if func is not None and func.type == "identifier" else None
+    body = found[0].child_by_field_name("body") if found is not None else None
+    statements = [n for n in body.named_children if n.type != "comment"] if body is not None else []
+    if len(statements) == 1 and statements[0].type == "statement_list":
+        statements = [n for n in statements[0].named_children if n.type != "comment"]
+    if found is None or len(statements) != 1 or statements[0].type != "return_statement":
+        return None
+    values = [v for v in statements[0].named_children if v.type != "comment"]
+    if len(values) == 1 and values[0].type == "expression_list":
+        values = values[0].named_children
+    literal = values[0] if len(values) == 1 else None
+    if literal is not None and literal.type == "unary_expression":
+        literal = literal.child_by_field_name("operand")
+    if literal is None or literal.type != "composite_literal":
+        return None
+    params = found[0].child_by_field_name("parameters")
+    names = [text(n) for p in (params.named_children if params is not None else [])
+             if p.type == "parameter_declaration" for n in p.children_by_field_name("name")]
+    args = call_args(call)
+    if len(names) != len(args):
+        return None
+    bound = scope.in_file(found[1]).bound(dict(zip(names, [scope.value(a) for a in args], strict=True)),
+                                           depth=scope.depth + 1)
+    return literal, bound
 
 
 def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool) -> None:
@@ -67,10 +81,13 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
     except Unresolved as exc:
         if not scope.env and expand_helper(node, fields["Name"], scope, result, go_sdk=go_sdk):
             return
+        if not scope.env and conversion(node, fields["Name"], scope, result):
+            return
         result.unresolved("the name of an mcp.Tool literal", exc)
         return
     name_lines = scope.lines(fields["Name"], or_reference=True)
-    draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=name_lines)
+    draft = Draft(name=name, fields={}, tool_lines=span(node), name_lines=name_lines,
+                  source_type=literal_type(scope, node, scope.folder))
     for key, value in fields.items():
         out_key = _TOOL_KEYS.get(key)
         if out_key is None or key == "Name":

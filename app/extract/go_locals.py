@@ -24,6 +24,8 @@ class LocalVariables:
     patches: dict[int, list[tuple[str, Node]]]
     map_patches: dict[int, list[tuple[str, Node]]]
     _locals: dict[tuple[int, str], Node | None]
+    # (use, name) -> the line where a local variable is changed (its value then depends on what runs).
+    reassigned: dict[tuple[int, str], int]
 
     def string(self, node: Node) -> str:  # provided by GoScope
         raise NotImplementedError
@@ -68,8 +70,9 @@ class LocalVariables:
                 if left is not None and right is not None and text(left) == name and len(right.named_children) == 1:
                     value = right.named_children[0]
                     declarations += 1
-            if _changes(node, name):
+            if _changes(node, name) and not changed:
                 changed = True
+                self.reassigned[(use.start_byte, name)] = node.start_point[0] + 1
             entry = self._map_entry(node, name)
             if entry is not None:
                 entries.append(entry)

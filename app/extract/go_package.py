@@ -9,6 +9,7 @@ from pathlib import Path
 from tree_sitter import Node, Tree
 
 from app.extract.go_calls import imports_of, type_specs
+from app.extract.go_methods import receiver_type
 from app.extract.go_values import GoScope
 from app.extract.treesitter import captures, parser, text
 
@@ -84,6 +85,9 @@ def index_package(folder: Path) -> GoPackage:
         for decl in tree.root_node.named_children:
             if decl.type == "function_declaration" and decl.child_by_field_name("name") is not None:
                 package.functions[text(decl.child_by_field_name("name"))] = (decl, imports)  # type: ignore[arg-type]
+            if decl.type == "method_declaration" and (owner := receiver_type(decl)) is not None:
+                # "Type.Method": never an identifier, so no function name collides with it
+                package.functions[f"{owner}.{text(decl.child_by_field_name('name') or decl)}"] = (decl, imports)
             if decl.type == "function_declaration":
                 options = _helper_options(decl)
                 name = decl.child_by_field_name("name")

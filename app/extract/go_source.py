@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from tree_sitter import Node
@@ -71,6 +72,8 @@ _ITEM_OPTS = {
 _TOOL_TYPE = re.compile(r"^(?:\w+\.)?Tool$")
 _TOOL_LIST = re.compile(r"^\[\]\*?(?:\w+\.)?Tool$")
 _IMPORTS = "(import_spec path: (_) @path)"
+# mcp-go's `WithInputSchema[T]()` / `WithOutputSchema[T]()`: a schema reflected from a Go type at run time.
+_DERIVED = re.compile(r"^(?:\w+\.)?With(?:Input|Output)Schema(?:\[|$)")
 # `x.NewTool(...)` calls and composite literals of a `Tool` type (qualified or this package's) or a slice of them.
 _CANDIDATES = """
 (call_expression function: (selector_expression field: (field_identifier) @f (#eq? @f "NewTool"))) @new
@@ -82,7 +85,7 @@ _CANDIDATES = """
 
 def extract_go(
     source: str, *, file: str, empty_required: bool = True, package: GoPackage | None = None,
-    module: GoModule | None = None,
+    module: GoModule | None = None, folder: Path | None = None,
 ) -> FileResult:
     """Tools defined in one Go file. With `package`, constants and option helpers of the package's other files
     are used, with `module` the helpers of the module's packages; what stays unknown becomes TC090 findings.
@@ -90,6 +93,7 @@ def extract_go(
     result = FileResult(file=file, language=Language.GO)
     tree = parser("go").parse(source.encode("utf-8"))
     scope = GoScope(tree.root_node, module=module)
+    scope.folder = folder
     helpers: dict[str, list[Node]] = {}
     if package is not None:
         scope.nodes = {**package.constants, **scope.nodes}
@@ -175,6 +179,10 @@ def _new_tool(
                 annotations[_HINTS[opt]] = scope.value(call_args(option)[0])
             elif opt == "WithToolAnnotation":
                 annotations = annotations_of(call_args(option)[0], scope, go_sdk=False)
+            elif _DERIVED.match(opt) and not call_args(option):
+                raise fail(option, f"`{short(option)}` derives the schema from a Go type with invopop/jsonschema "
+                                   "when the server runs; that derivation is not reproduced (mcp-go's empty default "
+                                   "is listed)")
             elif opt in {"WithRawInputSchema", "WithInputSchema"}:
                 draft.fields["inputSchema"] = scope.value(call_args(option)[0])
             else:

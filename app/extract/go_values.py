@@ -3,10 +3,12 @@ literals of jsonschema.Schema and maps, and the default text of `t("KEY", "defau
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tree_sitter import Node
 
+from app.extract import go_methods
 from app.extract.common import Unresolved
 from app.extract.go_calls import GoModule, HelperCalls, imports_of, type_specs
 from app.extract.go_known import KnownCalls
@@ -67,12 +69,14 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
         self.depth = 0
         self.load_package = None
         self.package: Any = None  # the GoPackage this file belongs to, when read from disk
+        self.folder: Path | None = None  # the folder of that package, when read from disk
         # Schema helpers of the package: name -> properties it sets (`schema.Properties["page"] = ...`).
         self.schema_helpers: dict[str, list[tuple[str, Node]]] = {}
         # Properties set on a local schema variable between its declaration and its use, by value node id.
         self.patches: dict[int, list[tuple[str, Node]]] = {}
         self.map_patches: dict[int, list[tuple[str, Node]]] = {}
         self._locals: dict[tuple[int, str], Node | None] = {}
+        self.reassigned: dict[tuple[int, str], int] = {}
         self.nodes: dict[str, Node] = {}
         for decl in root.named_children:
             if decl.type not in {"const_declaration", "var_declaration"}:
@@ -130,8 +134,13 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
             return kind == "true"
         if kind == "nil":
             return None
+        if kind == "selector_expression" and (found := go_methods.field_of(self, node))[0]:
+            return found[1]
         if kind == "selector_expression" and self.module is not None:
             return self.qualified(node)
+        if kind == "binary_expression" and (op := text(node.child_by_field_name("operator") or node)) in {
+                "<", ">", "<=", ">="}:
+            return go_methods.ordered(self, node, op)
         if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) in _COMPARISONS:
             return self.compare(node)
         if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) == "+":
@@ -158,6 +167,8 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
             return self._call(node)
         if kind == "literal_value":
             return self._literal_value(node, schema=True)
+        if kind == "identifier" and (line := self.reassigned.get((node.start_byte, text(node)))) is not None:
+            raise fail(node, f"`{short(node)}` is changed at line {line}, so its value depends on what runs")
         raise fail(node, f"`{short(node)}` is computed at run time")
 
     def _entries(self, value: Any, target: Node) -> Any:

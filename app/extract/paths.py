@@ -98,11 +98,13 @@ def walk(folder: Path) -> Iterator[Path]:
 def apply_cross_file_mounts(results: Sequence[FileResult]) -> None:
     """Prefix tools of server objects that another file imports and mounts (`main.mount(sub, namespace=...)`)."""
     mounts: list[tuple[str, str, str, str]] = []  # (module of child, parent var, child var, prefix)
+    parents: dict[str, str] = {}  # parent var -> the file that mounts into it
     for res in results:
         for parent, child, prefix in res.mounts:
             origin = res.imports.get(child)
             if origin:
                 mounts.append((origin.rsplit(".", 1)[0], parent, child, prefix))
+                parents[parent] = res.path or res.file
     if not mounts:
         return
     for res in results:
@@ -114,6 +116,7 @@ def apply_cross_file_mounts(results: Sequence[FileResult]) -> None:
             apply_mounts(draft, local)
             if draft.name != before:
                 renamed[before] = draft.name
+                draft.server_file = parents.get(draft.server or "")
         res.rename_findings(renamed)
 
 

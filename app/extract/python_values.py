@@ -223,9 +223,26 @@ class Constants:
             return inspect.cleandoc(self.string(node.args[0]))
         if isinstance(node.func, ast.Attribute) and node.func.attr in {"strip", "rstrip", "lstrip"} and not node.args:
             return getattr(self.string(node.func.value), node.func.attr)()
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1 \
+                and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
+            return self._join(node.func.value.value, node)
         if func in {"dict"} and not node.args:
             return {kw.arg: self.value(kw.value) for kw in node.keywords if kw.arg or self._fail(kw.value, "a spread")}
         return self._fail(node, f"a call to `{func or _short(node.func)}` computed at run time")
+
+    def _join(self, separator: str, node: ast.Call) -> str:
+        """`", ".join(<list or tuple of texts>)`; a set's order is Python's choice at run time, never guessed."""
+        origin, seen = node.args[0], set()
+        while isinstance(origin, ast.Name) and origin.id in self.nodes and origin.id not in seen:
+            seen.add(origin.id)
+            origin = self.nodes[origin.id]  # type: ignore[assignment]
+        if isinstance(origin, (ast.Set, ast.SetComp)) or (
+                isinstance(origin, ast.Call) and dotted(origin.func) in {"set", "frozenset"}):
+            self._fail(node, f"`{_short(node)}` joins a set, in an order Python picks at run time")
+        items = self.value(node.args[0])
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            self._fail(node, f"`{_short(node)}` joins values that are not known texts")
+        return separator.join(items)
 
     @staticmethod
     def _fail(node: ast.AST, why: str) -> Any:

@@ -76,7 +76,8 @@ def silent_files(results: Sequence[FileResult]) -> list[Finding]:
     """A TC090 finding for each file with registration sites that yielded no tool and no other TC090."""
     out: list[Finding] = []
     for res in results:
-        if res.sites and not res.drafts and not any(f.rule_id == UNRESOLVED_RULE for f in res.findings):
+        if res.sites and not res.drafts and not res.conversions \
+                and not any(f.rule_id == UNRESOLVED_RULE for f in res.findings):
             n = len(res.sites)
             out.append(unresolved_finding(
                 f"{n} line{_s(n)} here look{'s' if n == 1 else ''} like tool registration (first at line "
