@@ -111,7 +111,7 @@ def main() -> int:
         f"{uncovered_all} of {described_all} described tools without a scored case; {elapsed:.1f} s to build"
     )
     print("\n| family | cases | scored |\n|---|---:|---:|")
-    for key in ("explicit", "task", "indirect", "near_miss", "off_topic"):
+    for key in ("explicit", "task", "indirect", "contrastive", "near_miss", "off_topic"):
         print(f"| {key} | {families[key]} | {families_scored[key] / max(1, families[key]):.0%} |")
     pairs = sorted((CORPORA / "pairs").glob("*__base.json"))
     print("\n| pair | changed tools: scored cases | notes |\n|---|---|---|")

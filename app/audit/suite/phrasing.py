@@ -86,7 +86,7 @@ def checked(text: str) -> str | None:
 def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozenset[str]) -> list[Phrased]:
     out = []
     if reading.object:
-        out.append(Phrased(f"{reading.verb} {_with_values(reading.object, reading.head, values)}", Phrasing.EXPLICIT))
+        out.append(Phrased(f"{reading.verb} {with_values(reading.object, reading.head, values)}", Phrasing.EXPLICIT))
     name_words = [
         w
         for w in split_identifier(tool.name)
@@ -99,7 +99,7 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     if verb and rest:
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         words = " ".join(rest)
-        out.append(Phrased(f"{verb} {_with_values(words, words, values)}", Phrasing.EXPLICIT))
+        out.append(Phrased(f"{verb} {with_values(words, words, values)}", Phrasing.EXPLICIT))
     return out
 
 
@@ -150,7 +150,7 @@ def _modifies_next(after: str) -> bool:
     return bool(following) and following[0].isalpha() and following[0].lower() not in _PREPOSITION_WORDS | {"and", "or"}
 
 
-def _with_values(obj: str, head: str, values: list[Value]) -> str:
+def with_values(obj: str, head: str, values: list[Value]) -> str:
     """Put each value where the object names its thing, else after it: 'in a repository' -> 'in acme/webshop'."""
     obj, placed = _placed(obj, values)
     tail: list[str] = []

@@ -128,9 +128,8 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
     if {"date", "since", "until", "after", "before"} & set(tokens):
         end = "until" in tokens or "before" in tokens
         return Value(param, "2026-03-01" if end else "2026-02-01", "other", "format", "date")
-    for need, options, name_role, name_noun in _by_name():
-        if need <= set(tokens) and not (name_role in ("content", "query") and tokens[-1] in _ID_WORDS):
-            return Value(param, options[variant % len(options)], name_role, "name", name_noun)
+    if (named := named_value(param, variant=variant)) is not None:
+        return named
     if tokens[-1] == "ref":
         # A git ref is a branch a person names; elsewhere a ref is a machine reference ("startRef: e12").
         gitty = {"branch", "commit", "git", "tag"} & set(split_identifier(tool.description or ""))
@@ -138,6 +137,15 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
     if tokens[-1] in ("id", "key", "slug"):
         head = _object_word(tool) or (tokens[0] if len(tokens) > 1 else "item")
         return Value(param, f"{head[:1].upper()}-1042", "ref", "name", noun)
+    return None
+
+
+def named_value(param: str, *, variant: int = 0) -> Value | None:
+    """A value from what the parameter's name says it is, whatever its type ('latitude' -> 38.72)."""
+    tokens = split_identifier(param)
+    for need, options, name_role, name_noun in _by_name():
+        if need <= set(tokens) and not (name_role in ("content", "query") and tokens[-1] in _ID_WORDS):
+            return Value(param, options[variant % len(options)], name_role, "name", name_noun)
     return None
 
 
