@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from lemminflect import getAllLemmas
+
 from app.audit.models import Phrasing, Tool
 from app.audit.suite.phrasing import Phrased, checked, with_values
 from app.audit.suite.reading import Reading, base_verb, read_tool, verb_classes
@@ -42,7 +44,11 @@ def contrastive(
         return []
     reading = read_tool(tool)
     values = tool_values(tool, variant=variant)
-    texts = [*_by_parameters(tool, reading, rivals, variant), *_by_name_word(tool, reading, rivals, values, prefixes)]
+    texts = [
+        *_by_parameters(tool, reading, rivals, variant),
+        *_by_name_word(tool, reading, rivals, values, prefixes),
+        *_by_name(tool, reading, rivals, values, prefixes),
+    ]
     out: list[Phrased] = []
     seen: set[str] = set()
     for text in texts:
@@ -82,6 +88,31 @@ def _by_name_word(
         return []
     obj = f"the {' '.join(distinct)} {reading.head}"
     return [f"{reading.verb} {with_values(obj, reading.head, values)}"]
+
+
+def _by_name(
+    tool: Tool, reading: Reading, rivals: Sequence[Tool], values: list[Value], prefixes: frozenset[str]
+) -> list[str]:
+    """'Return the db stats in orders.': the things the tool's name says, when a word of them is its own."""
+    rival_names = set().union(*(_stems(" ".join(split_identifier(r.name))) for r in rivals))
+    verb = reading.verb.split()[-1]
+    rest = [
+        w
+        for w in split_identifier(tool.name)
+        if w.isalpha() and w not in prefixes and _stems(w) and not (w in verb_classes() and base_verb(w)) and w != verb
+    ]
+    if not rest or not _stems(" ".join(rest)) - rival_names or len(rest) > 4 or not _names_things(rest):
+        return []
+    obj = " ".join(rest)
+    return [f"{reading.verb} {with_values(f'the {obj}', obj, values)}"]
+
+
+def _names_things(words: list[str]) -> bool:
+    """'db stats', 'orgs', 'kiali resource details' name things; 'reset', 'aggregate', 'freebusy' may not."""
+    known = getAllLemmas(words[-1])
+    if len(words) == 1:
+        return ("NOUN" in known and "VERB" not in known) or (not known and words[0].endswith("s"))
+    return "NOUN" in known or not known
 
 
 def _by_parameters(tool: Tool, reading: Reading, rivals: Sequence[Tool], variant: int) -> list[str]:
