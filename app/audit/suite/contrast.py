@@ -108,11 +108,11 @@ def _by_name(
 
 
 def _names_things(words: list[str]) -> bool:
-    """'db stats', 'orgs', 'kiali resource details' name things; 'reset', 'aggregate', 'freebusy' may not."""
+    """'db stats', 'orgs', 'kiali resource details' name things; 'reset', 'aggregate', 'reverse geocode' may not."""
     known = getAllLemmas(words[-1])
-    if len(words) == 1:
-        return ("NOUN" in known and "VERB" not in known) or (not known and words[0].endswith("s"))
-    return "NOUN" in known or not known
+    if not known:
+        return words[-1].endswith("s")  # 'stats', 'orgs'; not 'geocode' or 'freebusy'
+    return "NOUN" in known and (len(words) > 1 or "VERB" not in known)
 
 
 def _by_parameters(tool: Tool, reading: Reading, rivals: Sequence[Tool], variant: int) -> list[str]:
@@ -174,8 +174,11 @@ def _said(value: Value) -> str:
     2026-02-01'; the words are what tells the tool apart, the value shows they are being filled in."""
     words = split_identifier(value.param)
     kept = [w for w in words if w not in _ID_WORDS] or words
+    if value.noun and set(kept) & set(value.noun.split()):
+        kept = value.noun.split()  # 'pull_number' -> 'pull request'
+    text = f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
     if kept[0] in ("since", "until", "after", "before"):
-        return f"{kept[0]} {value.text}"
+        return f"{kept[0]} {text}"
     if value.role in ("content", "query"):
-        return f'with the {" ".join(kept)} "{value.text}"'
-    return f"{' '.join(kept)} {value.text}"
+        return f'with the {" ".join(kept)} "{text}"'
+    return f"{' '.join(kept)} {text}"

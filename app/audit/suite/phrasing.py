@@ -15,13 +15,15 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from lemminflect import getAllLemmas
+
 from app.audit.models import Phrasing, Tool
 from app.audit.suite.reading import Reading, lexicon, plural, read_tool, singular, verb_classes
 from app.audit.suite.values import Value, tool_values
 from app.audit.text import split_identifier
 
 _NOUN_SYNONYMS = {"repository": ("repository", "repo"), "file": ("file", "path"), "directory": ("directory", "folder")}
-_DETERMINER = r"(?:(?:a|an|the|one|single|specific|specified|given|particular|existing)\s+)?"
+_DETERMINER = r"(?:(?:a|an|the|one|single|specific|specified|given|particular|existing)\s+){0,2}"
 # A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
 _MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|and|or)\b)(?![#/'’])"
 _PREPOSITION_WORDS = frozenset("in for from of to on by with at as into within across about after".split())
@@ -70,6 +72,8 @@ def checked(text: str) -> str | None:
     """The request as a finished sentence, or None when it would not read as one."""
     text = re.sub(r"\s+", " ", text).strip()
     text = re.sub(r"\s+([,.?!:])", r"\1", text)
+    # "the specific user dana", "a given position": words of a description, not of a person asking.
+    text = re.sub(r"\b(the|a|an|The|A|An) (?:specific|specified|given|particular) (?=\w)", r"\1 ", text)
     text = re.sub(r"\b([Aa]) (?=[aeio]|un|up)", r"\1n ", text)
     text = re.sub(r"\ba (\d|#)", r"\1", text)
     if not text or _SLOT.search(text) or "  " in text:
@@ -203,7 +207,12 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
     slots = _slots(reading, values)
     phrasing = Phrasing.TASK if family == "task" else Phrasing.INDIRECT
     out = []
-    for frame in [*frames.get(reading.verb_class, []), *frames.get("other", [])]:
+    verb = reading.verb.split()[-1]
+    fits = lexicon().get("fits", {}).get(reading.verb_class)
+    own = frames.get(reading.verb_class, []) if (fits is None or verb in fits) and reading.verb_class != "other" else []
+    # "Would you mark the pull request?": a verb that needs more than its object says nothing alone.
+    other = [] if verb in lexicon().get("complement", []) else frames.get("other", [])
+    for frame in [*own, *other]:
         needed = set(_SLOT.findall(frame))
         if needed <= {k for k, v in slots.items() if v is not None}:
             out.append(Phrased(frame.format(**{k: v or "" for k, v in slots.items()}), phrasing))
@@ -211,7 +220,7 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
 
 
 def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
-    head = reading.head
+    head = reading.head if is_thing(reading.head) else ""
     # The head with what it belongs to ("the logs of a Kubernetes Pod"), values put where their nouns are.
     phrase, placed = _placed(f"the {head} {reading.owner}".strip(), values)
     rest = [v for v in values if v not in placed]
@@ -241,5 +250,32 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         "query": query.text if query else None,
         "content": content.text[0].lower() + content.text[1:].rstrip(".") if content else None,
         "target": _addressed(target) if target else None,
-        "verb": reading.verb,
+        "verb": _with_particle(reading.verb),
     }
+
+
+def _with_particle(verb: str) -> str:
+    """'navigate' -> 'navigate to': a verb that takes its object through a preposition (phrasings.yml)."""
+    particle = lexicon().get("particles", {}).get(verb.split()[-1])
+    return f"{verb} {particle}" if particle else verb
+
+
+# Words that close a phrase without naming a thing ("fill the out", "the how annotations can be").
+_NOT_THINGS = frozenset("out up down off so how be can it this that them there".split())
+
+
+def is_thing(head: str) -> bool:
+    """Whether a head ends on a word a frame can say 'the ...' of: 'Helm release' or 'commit' yes,
+    'simulated', 'so' or 'Reprioritize' no. Words lemminflect does not know ('PipelineRun', 'kcp') count as
+    names of things, unless they end like a verb ('-ize')."""
+    words = head.split()
+    if not words:
+        return False
+    last = words[-1].lower()
+    known = getAllLemmas(last)
+    if last in _NOT_THINGS:
+        return False
+    if "NOUN" in known or last.endswith("ing"):
+        return True
+    # Verbs stay ('commit', 'deploy' name things here); adjectives, adverbs and participles do not.
+    return "VERB" in known and not last.endswith("ed") if known else not last.endswith(("ize", "ise", "ify"))
