@@ -154,13 +154,14 @@ def _shortfalls(head: ToolSet, cases: list[Case], changed: list[str]) -> list[st
     if uncovered:
         shown = ", ".join(f"{n} ({_why(n, rivals)})" for n in uncovered[:5])
         more = f" and {len(uncovered) - 5} more" if len(uncovered) > 5 else ""
-        notes.append(f"{len(uncovered)} tools have no scored case: {shown}{more}.")
+        count = "1 tool has" if len(uncovered) == 1 else f"{len(uncovered)} tools have"
+        notes.append(f"{count} no scored case: {shown}{more}.")
     return notes
 
 
 def _why(name: str, rivals: dict[str, Counter[str]]) -> str:
     if name in rivals:
-        return f"its requests read as {rivals[name].most_common(1)[0][0]} too"
+        return f"its requests also read as {rivals[name].most_common(1)[0][0]}"
     return "no request could be told apart from the other tools with confidence 0.7"
 
 
