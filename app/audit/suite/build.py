@@ -108,6 +108,8 @@ def _top_up(
             written[tool.name] -= 1
 
     for tool in toolset.tools:
+        if not short(tool):
+            continue
         for phrased in requests_for(tool, MAX_CANDIDATES, prefixes=prefixes):
             if not short(tool):
                 break

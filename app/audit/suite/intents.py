@@ -2,7 +2,8 @@
 
 Per tool, requests of three families (app/audit/suite/phrasing.py): explicit, task-phrased and indirect,
 interleaved so that any budget of three or more covers all three; a larger budget (a changed tool and its
-neighbours, app/audit/suite/targeting.py) draws more frames and other example values. Negatives: a
+neighbours, app/audit/suite/targeting.py) draws more frames and other example values; contrastive requests
+(app/audit/suite/contrast.py) are written only for a tool still short of scored cases. Negatives: a
 near-miss per tool (its first explicit request with that tool removed from the set, expecting NO_TOOL)
 and a fixed list of hand-written off-topic requests. Generated cases are `ai_generated`: machine-written,
 then machine-validated by app/audit/suite/validate.py, so directional evidence, not ground truth.

@@ -4,8 +4,10 @@
   explicit request is built from the tool's name words ("Get dependabot alert #142 in acme/webshop.").
 - task: the user's goal in other words, from a frame of the verb's class ("Can you pull up the ticket T-1042?").
 - indirect: the situation, not the action ("The ticket T-1042 is no longer needed.").
-Frames and verb classes are data (phrasings.yml). Every request passes `checked`: a sentence with a capital
-letter, an end mark, no unfilled slot and no repeated word; anything else is dropped, never shown.
+Frames and verb classes are data (phrasings.yml), with the verbs a class's frames fit and the prepositions
+some verbs take. A frame is used only when the object ends on a word naming a thing (`is_thing`). Every
+request passes `checked`: a sentence with a capital letter, an end mark, no unfilled slot and no repeated
+word; anything else is dropped, never shown.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 from lemminflect import getAllLemmas
 
@@ -264,6 +267,7 @@ def _with_particle(verb: str) -> str:
 _NOT_THINGS = frozenset("out up down off so how be can it this that them there".split())
 
 
+@cache
 def is_thing(head: str) -> bool:
     """Whether a head ends on a word a frame can say 'the ...' of: 'Helm release' or 'commit' yes,
     'simulated', 'so' or 'Reprioritize' no. Words lemminflect does not know ('PipelineRun', 'kcp') count as
