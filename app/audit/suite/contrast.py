@@ -173,9 +173,9 @@ def _said(value: Value) -> str:
     """A parameter named in its own words with its value: 'latitude 38.72', 'team slug M-1042', 'since
     2026-02-01'; the words are what tells the tool apart, the value shows they are being filled in."""
     words = split_identifier(value.param)
-    kept = [w for w in words if w not in _ID_WORDS] or words
-    if value.noun and set(kept) & set(value.noun.split()):
-        kept = value.noun.split()  # 'pull_number' -> 'pull request'
+    kept = [w for w in words if w not in _ID_WORDS and w.isalpha()] or words
+    if value.noun and set(kept) < set(value.noun.split()):
+        kept = value.noun.split()  # 'pull_number' -> 'pull request'; 'inward_issue_key' stays 'inward issue'
     text = f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
     if kept[0] in ("since", "until", "after", "before"):
         return f"{kept[0]} {text}"
