@@ -68,3 +68,10 @@ def test_a_parameter_named_before_its_value_is_the_tools_own_word_for_the_valida
     wrong = case("w", "Turn latitude 38.72 and longitude -9.14 into a street address.", "geocode")
     wrong = wrong.model_copy(update={"provenance": Provenance.AI_GENERATED})
     assert not validator.validate(wrong, min_confidence=MIN_CONFIDENCE).scored
+
+
+def test_the_names_own_verb_when_the_description_says_another() -> None:
+    count = tool("count", "Gets the number of documents in a collection.", collection={"type": "string"})
+    rename = tool("rename_collection", "Renames a collection.", collection={"type": "string"})
+    texts = [p.text for p in contrastive(count, [rename])]
+    assert "Count the documents in the collection invoices." in texts, texts

@@ -31,6 +31,8 @@ from app.audit.text import content_stems, split_identifier
 MAX_PARAMS = 2
 # Words that can't stand before a noun as its modifier ("the by changes").
 _NOT_MODIFIERS = frozenset("by in for from of to on with at as into and or all any get set is are".split())
+# Name verbs a person writes as two words.
+_SPOKEN_VERBS = {"checkout": "check out", "lookup": "look up", "signin": "sign in", "login": "log in"}
 _DETERMINERS = frozenset("a an the one single specific specified given particular existing all any".split())
 _ID_WORDS = frozenset("id ids key name number num".split())
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z -]{0,20}")
@@ -48,6 +50,7 @@ def contrastive(
         *_by_parameters(tool, reading, rivals, variant),
         *_by_name_word(tool, reading, rivals, values, prefixes),
         *_by_name(tool, reading, rivals, values, prefixes),
+        *_by_name_verb(tool, reading, values),
     ]
     out: list[Phrased] = []
     seen: set[str] = set()
@@ -105,6 +108,28 @@ def _by_name(
         return []
     obj = " ".join(rest)
     return [f"{reading.verb} {with_values(f'the {obj}', obj, values)}"]
+
+
+def _by_name_verb(tool: Tool, reading: Reading, values: list[Value]) -> list[str]:
+    """'Count the documents in the MongoDB collection invoices.': the name's own verb when the description
+    says another ('Gets the number of documents ...'), on the object without its container."""
+    words = split_identifier(tool.name)
+    verbs = [w for i, w in enumerate(words) if w in verb_classes() and base_verb(w) and not _part_of_noun(words, i)]
+    if not verbs or verbs[0] == reading.verb.split()[-1] or not reading.head:
+        return []
+    at = reading.object.lower().find(reading.head.lower())
+    if at < 0:
+        return []
+    obj = f"the {reading.object[at:]}"
+    spoken = _SPOKEN_VERBS.get(verbs[0], verbs[0])
+    return [f"{spoken} {with_values(obj, reading.head, values)}"]
+
+
+def _part_of_noun(words: list[str], i: int) -> bool:
+    """'pull request', 'merge request': the verb-looking word names a thing."""
+    return (words[i] in ("pull", "merge") and words[i + 1 : i + 2] == ["request"]) or (
+        words[i] == "request" and words[i - 1 : i] in (["pull"], ["merge"], ["feature"])
+    )
 
 
 def _names_things(words: list[str]) -> bool:
