@@ -22,8 +22,10 @@ from .helpers import tool
 LEAKS = ("I need something that handles", "Fetches:", "handles fetches", " — sample", "Please please", "the details of")
 # Description words a person asking would not say ("the specific user dana", "a given position").
 DESCRIPTION_ISMS = re.compile(r"\b(?:the|a|an) (?:specific|specified|given|particular) \w", re.IGNORECASE)
-# A frame's object that ends on a word naming no thing ("fill the out", "change the simulated").
-NO_THING = re.compile(r"\bthe (?:out|so|how|be|simulated|[a-z]+ize)\b(?: for me)?[.?]", re.IGNORECASE)
+# An object that names no thing ("fill the out", "change the simulated", "Wait for saying ...").
+NO_THING = re.compile(
+    r"\bthe (?:out|so|how|be|simulated|[a-z]+ize)\b(?: for me)?[.?]|\b(?:for|to|in|of|on|with) saying\b", re.IGNORECASE
+)
 # A verb said without the preposition or complement it needs ("navigate the URL", "Would you mark the PR?").
 BARE_VERBS = re.compile(
     r"\b(?:navigate|connect|subscribe|wait|respond|reply) the\b|^(?:Would|Could) you (?:mark|set|verify|convert)\b"
