@@ -24,7 +24,9 @@ LEAKS = ("I need something that handles", "Fetches:", "handles fetches", " — s
 DESCRIPTION_ISMS = re.compile(r"\b(?:the|a|an) (?:specific|specified|given|particular) \w", re.IGNORECASE)
 # An object that names no thing ("fill the out", "change the simulated", "Wait for saying ...").
 NO_THING = re.compile(
-    r"\bthe (?:out|so|how|be|simulated|[a-z]+ize)\b(?: for me)?[.?]|\b(?:for|to|in|of|on|with) saying\b", re.IGNORECASE
+    r"\bthe (?:whether|how|so|be)\b|\bthe (?:out|simulated|[a-z]+ize)\b(?: for me)?[.?]"
+    r"|\b(?:for|to|in|of|with) saying\b",
+    re.IGNORECASE,
 )
 # A verb said without the preposition or complement it needs ("navigate the URL", "Would you mark the PR?").
 BARE_VERBS = re.compile(

@@ -28,7 +28,7 @@ from app.audit.text import split_identifier
 _NOUN_SYNONYMS = {"repository": ("repository", "repo"), "file": ("file", "path"), "directory": ("directory", "folder")}
 _DETERMINER = r"(?:(?:a|an|the|one|single|specific|specified|given|particular|existing)\s+){0,2}"
 # A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
-_MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|and|or)\b)(?![#/'’])"
+_MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|a|an|and|or|whether|if|that|which)\b)(?![#/'’])"
 _PREPOSITION_WORDS = frozenset("in for from of to on by with at as into within across about after".split())
 _SLOT = re.compile(r"\{(\w+)\}")
 _MAX_WORDS = 30
@@ -264,7 +264,7 @@ def _with_particle(verb: str) -> str:
 
 
 # Words that close a phrase without naming a thing ("fill the out", "the how annotations can be").
-_NOT_THINGS = frozenset("out up down off so how be can it this that them there".split())
+_NOT_THINGS = frozenset("out up down off so how be can it this that them there whether if what which who".split())
 
 
 @cache
