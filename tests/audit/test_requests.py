@@ -164,3 +164,11 @@ def test_read_indirect_frame_and_description_words() -> None:
     assert not any("specific" in x for x in texts), texts
     directory = tool("create_directory", "Create a new directory or ensure a directory exists.")
     assert read_tool(directory).head == "directory"
+
+
+def test_a_sql_tools_query_is_a_statement_not_search_words() -> None:
+    sql = tool("read_query", "Execute a SELECT query on the orders database.", query={"type": "string"})
+    texts = [p.text for p in phrasings(sql)]
+    assert any('"SELECT ' in x for x in texts) and not any("login timeout" in x for x in texts), texts
+    search = tool("search_docs", "Search the documentation.", query={"type": "string"})
+    assert any('"login timeout"' in p.text for p in phrasings(search))

@@ -189,6 +189,8 @@ def _spoken(value: Value) -> str:
 def _mention(value: Value) -> str | None:
     if value.role == "scope":
         return f"in {_spoken(value)}"
+    if value.role == "statement":
+        return f': "{value.text}"'
     if value.role == "query":
         return f'for "{value.text}"'
     if value.role == "content":
