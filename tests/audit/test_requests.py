@@ -24,7 +24,7 @@ LEAKS = ("I need something that handles", "Fetches:", "handles fetches", " — s
 DESCRIPTION_ISMS = re.compile(r"\b(?:the|a|an) (?:specific|specified|given|particular) \w", re.IGNORECASE)
 # An object that names no thing ("fill the out", "change the simulated", "Wait for saying ...").
 NO_THING = re.compile(
-    r"\bthe (?:whether|how|so|be)\b|\bthe (?:out|simulated|[a-z]+ize)\b(?: for me)?[.?]"
+    r"\bthe (?:whether|how|so|be|back to)\b|\bthe (?:out|back|simulated|unresolve|[a-z]+ize)\b(?: for me)?[.?]"
     r"|\b(?:for|to|in|of|with) saying\b",
     re.IGNORECASE,
 )
@@ -149,6 +149,7 @@ def test_class_frames_only_for_the_verbs_they_fit() -> None:
 
 def test_frames_need_a_thing_and_verbs_keep_their_preposition() -> None:
     assert not is_thing("simulated") and not is_thing("out") and not is_thing("Reprioritize")
+    assert not is_thing("Unresolve") and not is_thing("back") and is_thing("Release")
     assert is_thing("Helm release") and is_thing("PipelineRun") and is_thing("simulated logging")
     toggle = tool("toggle_simulated", "Toggles simulated.")
     assert not any(p.phrasing != Phrasing.EXPLICIT for p in phrasings(toggle))

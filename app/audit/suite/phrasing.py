@@ -266,7 +266,7 @@ def _with_particle(verb: str) -> str:
 
 
 # Words that close a phrase without naming a thing ("fill the out", "the how annotations can be").
-_NOT_THINGS = frozenset("out up down off so how be can it this that them there whether if what which who".split())
+_NOT_THINGS = frozenset("out up down off back so how be can it this that them there whether if what which who".split())
 
 
 @cache
@@ -284,4 +284,8 @@ def is_thing(head: str) -> bool:
     if "NOUN" in known or last.endswith("ing"):
         return True
     # Verbs stay ('commit', 'deploy' name things here); adjectives, adverbs and participles do not.
-    return "VERB" in known and not last.endswith("ed") if known else not last.endswith(("ize", "ise", "ify"))
+    if known:
+        return "VERB" in known and not last.endswith("ed")
+    # 'Unresolve', 'Reprioritize': a verb with a prefix or a verb's ending, not a thing.
+    prefixed = last[:2] in ("un", "re") and "VERB" in getAllLemmas(last[2:])
+    return not prefixed and not last.endswith(("ize", "ise", "ify"))
