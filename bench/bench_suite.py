@@ -2,7 +2,8 @@
 
 Run by hand: `PYTHONPATH=. python bench/bench_suite.py [--samples 20] [--seed 7]`. Prints, per server: cases,
 the share of generated cases that validation keeps as scored, scored cases per tool (min / median), tools with
-a description and no scored case; per family (explicit, task, indirect, near-miss, off-topic) the scored share;
+a description and no scored case; per family (explicit, task, indirect, contrastive, near-miss, off-topic) the
+scored share;
 per real before/after pair the scored cases of each changed tool and the suite's notes; then `--samples`
 random requests per server, so a person can read what a pull request's author would see.
 """
@@ -111,7 +112,7 @@ def main() -> int:
         f"{uncovered_all} of {described_all} described tools without a scored case; {elapsed:.1f} s to build"
     )
     print("\n| family | cases | scored |\n|---|---:|---:|")
-    for key in ("explicit", "task", "indirect", "near_miss", "off_topic"):
+    for key in ("explicit", "task", "indirect", "contrastive", "near_miss", "off_topic"):
         print(f"| {key} | {families[key]} | {families_scored[key] / max(1, families[key]):.0%} |")
     pairs = sorted((CORPORA / "pairs").glob("*__base.json"))
     print("\n| pair | changed tools: scored cases | notes |\n|---|---|---|")

@@ -75,6 +75,8 @@ class Phrasing(StrEnum):
     EXPLICIT = "explicit"
     TASK = "task"
     INDIRECT = "indirect"
+    # What tells the tool apart from its nearest rivals (app/audit/suite/contrast.py).
+    CONTRASTIVE = "contrastive"
 
 
 class LineRange(BaseModel):

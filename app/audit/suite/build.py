@@ -7,16 +7,18 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from app.audit.models import Case, CaseFamily, Suite, ToolSet
-from app.audit.suite.intents import TemplateCaseGenerator, positive_case, requests_for
-from app.audit.suite.phrasing import name_prefixes
-from app.audit.suite.targeting import MIN_SCORED_CHANGED, budgets, changed_tools
+from app.audit.models import Case, CaseFamily, Suite, Tool, ToolSet
+from app.audit.suite.intents import TemplateCaseGenerator, contrastive_requests, positive_case, requests_for
+from app.audit.suite.phrasing import Phrased, name_prefixes
+from app.audit.suite.targeting import MIN_SCORED_CHANGED, budgets, changed_tools, neighbours
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
 
 # The validator's note names the tool a case could not be told apart from.
 _RIVAL = re.compile(r"(?:validator expected |runner-up )([^;)\s]+)")
 # Requests tried per tool at most, budget and top-up together: beyond this the tool's text is the problem.
 MAX_CANDIDATES = 14
+# Rivals a contrastive request is built against: the tools a tool's requests were most often taken for.
+CONTRAST_RIVALS = 2
 
 
 class CaseGenerator(Protocol):
@@ -86,28 +88,52 @@ def _top_up(
     given: Sequence[Case],
 ) -> None:
     """Further requests for tools under their target of scored cases (1, or more for a changed tool); the
-    user's own scored cases count towards it."""
+    user's own scored cases count towards it. The tool's own requests first, then contrastive ones: what
+    tells it apart from the tools its requests read as and from its nearest neighbours."""
     scored = _scored_per_tool([*generated.values(), *given])
     written = Counter(c.expected for c in generated.values() if c.family == CaseFamily.POSITIVE)
     prefixes = name_prefixes(toolset.names())
+
+    def short(tool: Tool) -> bool:
+        return bool(tool.description) and scored[tool.name] < targets.get(tool.name, 1)
+
+    def attempt(tool: Tool, phrased: Phrased) -> None:
+        written[tool.name] += 1
+        case = positive_case(tool.name, phrased, written[tool.name], why=" (added: too few scored cases)")
+        checked = None if _key(case) in generated else validator.validate(case, min_confidence=MIN_CONFIDENCE)
+        if checked is not None and checked.scored:
+            generated[_key(case)] = checked
+            scored[tool.name] += 1
+        else:
+            written[tool.name] -= 1
+
     for tool in toolset.tools:
-        if not tool.description:
+        if not short(tool):
             continue
-        target = targets.get(tool.name, 1)
         for phrased in requests_for(tool, MAX_CANDIDATES, prefixes=prefixes):
-            if scored[tool.name] >= target:
+            if not short(tool):
                 break
-            written[tool.name] += 1
-            case = positive_case(tool.name, phrased, written[tool.name], why=" (added: too few scored cases)")
-            if _key(case) in generated:
-                written[tool.name] -= 1
-                continue
-            checked = validator.validate(case, min_confidence=MIN_CONFIDENCE)
-            if checked.scored:
-                generated[_key(case)] = checked
-                scored[tool.name] += 1
-            else:
-                written[tool.name] -= 1
+            attempt(tool, phrased)
+    left = [t for t in toolset.tools if short(t)]
+    near = neighbours(toolset, [t.name for t in left]) if left else {}
+    tools = {t.name: t for t in toolset.tools}
+    for tool in left:
+        names = dict.fromkeys([*_confused_with(tool.name, generated.values()), *near.get(tool.name, [])])
+        rivals = [tools[n] for n in names if n in tools and n != tool.name]
+        for phrased in contrastive_requests(tool, rivals, prefixes=prefixes):
+            if not short(tool):
+                break
+            attempt(tool, phrased)
+
+
+def _confused_with(name: str, cases: Any) -> list[str]:
+    """The tools the validator took a tool's requests for, most often first."""
+    found: Counter[str] = Counter()
+    for case in cases:
+        mine = case.expected == name and case.family == CaseFamily.POSITIVE and not case.scored
+        if mine and (match := _RIVAL.search(case.note or "")):
+            found[match.group(1)] += 1
+    return [n for n, _ in found.most_common(CONTRAST_RIVALS)]
 
 
 def _shortfalls(head: ToolSet, cases: list[Case], changed: list[str]) -> list[str]:
@@ -130,13 +156,14 @@ def _shortfalls(head: ToolSet, cases: list[Case], changed: list[str]) -> list[st
     if uncovered:
         shown = ", ".join(f"{n} ({_why(n, rivals)})" for n in uncovered[:5])
         more = f" and {len(uncovered) - 5} more" if len(uncovered) > 5 else ""
-        notes.append(f"{len(uncovered)} tools have no scored case: {shown}{more}.")
+        count = "1 tool has" if len(uncovered) == 1 else f"{len(uncovered)} tools have"
+        notes.append(f"{count} no scored case: {shown}{more}.")
     return notes
 
 
 def _why(name: str, rivals: dict[str, Counter[str]]) -> str:
     if name in rivals:
-        return f"its requests read as {rivals[name].most_common(1)[0][0]} too"
+        return f"its requests also read as {rivals[name].most_common(1)[0][0]}"
     return "no request could be told apart from the other tools with confidence 0.7"
 
 

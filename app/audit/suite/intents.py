@@ -2,7 +2,8 @@
 
 Per tool, requests of three families (app/audit/suite/phrasing.py): explicit, task-phrased and indirect,
 interleaved so that any budget of three or more covers all three; a larger budget (a changed tool and its
-neighbours, app/audit/suite/targeting.py) draws more frames and other example values. Negatives: a
+neighbours, app/audit/suite/targeting.py) draws more frames and other example values; contrastive requests
+(app/audit/suite/contrast.py) are written only for a tool still short of scored cases. Negatives: a
 near-miss per tool (its first explicit request with that tool removed from the set, expecting NO_TOOL)
 and a fixed list of hand-written off-topic requests. Generated cases are `ai_generated`: machine-written,
 then machine-validated by app/audit/suite/validate.py, so directional evidence, not ground truth.
@@ -10,9 +11,10 @@ then machine-validated by app/audit/suite/validate.py, so directional evidence, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from app.audit.models import NO_TOOL, Case, CaseFamily, Phrasing, Provenance, Tool, ToolSet
+from app.audit.suite.contrast import contrastive
 from app.audit.suite.phrasing import Phrased, name_prefixes, phrasings
 
 # Hand-written requests that no ordinary tool set should serve; the validator still checks each one.
@@ -42,6 +44,20 @@ def requests_for(tool: Tool, budget: int, *, prefixes: frozenset[str] = frozense
         if len(out) >= budget:
             break
     return _interleaved(out)[:budget]
+
+
+def contrastive_requests(
+    tool: Tool, rivals: Sequence[Tool], *, prefixes: frozenset[str] = frozenset()
+) -> list[Phrased]:
+    """Distinct contrastive requests for `tool` against `rivals`, first values first."""
+    out: list[Phrased] = []
+    seen: set[str] = set()
+    for variant in range(VARIANTS):
+        for phrased in contrastive(tool, rivals, variant=variant, prefixes=prefixes):
+            if phrased.text.lower() not in seen:
+                seen.add(phrased.text.lower())
+                out.append(phrased)
+    return out
 
 
 def _interleaved(requests: list[Phrased]) -> list[Phrased]:

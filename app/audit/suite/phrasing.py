@@ -4,8 +4,10 @@
   explicit request is built from the tool's name words ("Get dependabot alert #142 in acme/webshop.").
 - task: the user's goal in other words, from a frame of the verb's class ("Can you pull up the ticket T-1042?").
 - indirect: the situation, not the action ("The ticket T-1042 is no longer needed.").
-Frames and verb classes are data (phrasings.yml). Every request passes `checked`: a sentence with a capital
-letter, an end mark, no unfilled slot and no repeated word; anything else is dropped, never shown.
+Frames and verb classes are data (phrasings.yml), with the verbs a class's frames fit and the prepositions
+some verbs take. A frame is used only when the object ends on a word naming a thing (`is_thing`). Every
+request passes `checked`: a sentence with a capital letter, an end mark, no unfilled slot and no repeated
+word; anything else is dropped, never shown.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
+
+from lemminflect import getAllLemmas
 
 from app.audit.models import Phrasing, Tool
 from app.audit.suite.reading import Reading, lexicon, plural, read_tool, singular, verb_classes
@@ -21,9 +26,9 @@ from app.audit.suite.values import Value, tool_values
 from app.audit.text import split_identifier
 
 _NOUN_SYNONYMS = {"repository": ("repository", "repo"), "file": ("file", "path"), "directory": ("directory", "folder")}
-_DETERMINER = r"(?:(?:a|an|the|one|single|specific|specified|given|particular|existing)\s+)?"
+_DETERMINER = r"(?:(?:a|an|the|one|single|specific|specified|given|particular|existing)\s+){0,2}"
 # A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
-_MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|and|or)\b)(?![#/'’])"
+_MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|a|an|and|or|whether|if|that|which)\b)(?![#/'’])"
 _PREPOSITION_WORDS = frozenset("in for from of to on by with at as into within across about after".split())
 _SLOT = re.compile(r"\{(\w+)\}")
 _MAX_WORDS = 30
@@ -70,6 +75,8 @@ def checked(text: str) -> str | None:
     """The request as a finished sentence, or None when it would not read as one."""
     text = re.sub(r"\s+", " ", text).strip()
     text = re.sub(r"\s+([,.?!:])", r"\1", text)
+    # "the specific user dana", "a given position": words of a description, not of a person asking.
+    text = re.sub(r"\b(the|a|an|The|A|An) (?:specific|specified|given|particular) (?=\w)", r"\1 ", text)
     text = re.sub(r"\b([Aa]) (?=[aeio]|un|up)", r"\1n ", text)
     text = re.sub(r"\ba (\d|#)", r"\1", text)
     if not text or _SLOT.search(text) or "  " in text:
@@ -86,7 +93,7 @@ def checked(text: str) -> str | None:
 def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozenset[str]) -> list[Phrased]:
     out = []
     if reading.object:
-        out.append(Phrased(f"{reading.verb} {_with_values(reading.object, reading.head, values)}", Phrasing.EXPLICIT))
+        out.append(Phrased(f"{reading.verb} {with_values(reading.object, reading.head, values)}", Phrasing.EXPLICIT))
     name_words = [
         w
         for w in split_identifier(tool.name)
@@ -96,10 +103,10 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     verbs = [i for i, w in enumerate(name_words) if w in verb_classes() and not _names_a_thing(name_words, i)]
     verb = name_words[verbs[0]] if verbs else None
     rest = [w for i, w in enumerate(name_words) if i not in verbs]
-    if verb and rest:
+    if verb and any(w not in _PREPOSITION_WORDS for w in rest):  # "wait for" alone names nothing
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         words = " ".join(rest)
-        out.append(Phrased(f"{verb} {_with_values(words, words, values)}", Phrasing.EXPLICIT))
+        out.append(Phrased(f"{verb} {with_values(words, words, values)}", Phrasing.EXPLICIT))
     return out
 
 
@@ -150,7 +157,7 @@ def _modifies_next(after: str) -> bool:
     return bool(following) and following[0].isalpha() and following[0].lower() not in _PREPOSITION_WORDS | {"and", "or"}
 
 
-def _with_values(obj: str, head: str, values: list[Value]) -> str:
+def with_values(obj: str, head: str, values: list[Value]) -> str:
     """Put each value where the object names its thing, else after it: 'in a repository' -> 'in acme/webshop'."""
     obj, placed = _placed(obj, values)
     tail: list[str] = []
@@ -182,6 +189,8 @@ def _spoken(value: Value) -> str:
 def _mention(value: Value) -> str | None:
     if value.role == "scope":
         return f"in {_spoken(value)}"
+    if value.role == "statement":
+        return f': "{value.text}"'
     if value.role == "query":
         return f'for "{value.text}"'
     if value.role == "content":
@@ -203,7 +212,12 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
     slots = _slots(reading, values)
     phrasing = Phrasing.TASK if family == "task" else Phrasing.INDIRECT
     out = []
-    for frame in [*frames.get(reading.verb_class, []), *frames.get("other", [])]:
+    verb = reading.verb.split()[-1]
+    fits = lexicon().get("fits", {}).get(reading.verb_class)
+    own = frames.get(reading.verb_class, []) if (fits is None or verb in fits) and reading.verb_class != "other" else []
+    # "Would you mark the pull request?": a verb that needs more than its object says nothing alone.
+    other = [] if verb in lexicon().get("complement", []) else frames.get("other", [])
+    for frame in [*own, *other]:
         needed = set(_SLOT.findall(frame))
         if needed <= {k for k, v in slots.items() if v is not None}:
             out.append(Phrased(frame.format(**{k: v or "" for k, v in slots.items()}), phrasing))
@@ -211,7 +225,7 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
 
 
 def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
-    head = reading.head
+    head = reading.head if is_thing(reading.head) else ""
     # The head with what it belongs to ("the logs of a Kubernetes Pod"), values put where their nouns are.
     phrase, placed = _placed(f"the {head} {reading.owner}".strip(), values)
     rest = [v for v in values if v not in placed]
@@ -241,5 +255,37 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         "query": query.text if query else None,
         "content": content.text[0].lower() + content.text[1:].rstrip(".") if content else None,
         "target": _addressed(target) if target else None,
-        "verb": reading.verb,
+        "verb": _with_particle(reading.verb),
     }
+
+
+def _with_particle(verb: str) -> str:
+    """'navigate' -> 'navigate to': a verb that takes its object through a preposition (phrasings.yml)."""
+    particle = lexicon().get("particles", {}).get(verb.split()[-1])
+    return f"{verb} {particle}" if particle else verb
+
+
+# Words that close a phrase without naming a thing ("fill the out", "the how annotations can be").
+_NOT_THINGS = frozenset("out up down off back so how be can it this that them there whether if what which who".split())
+
+
+@cache
+def is_thing(head: str) -> bool:
+    """Whether a head ends on a word a frame can say 'the ...' of: 'Helm release' or 'commit' yes,
+    'simulated', 'so' or 'Reprioritize' no. Words lemminflect does not know ('PipelineRun', 'kcp') count as
+    names of things, unless they end like a verb ('-ize')."""
+    words = head.split()
+    if not words:
+        return False
+    last = words[-1].lower()
+    known = getAllLemmas(last)
+    if last in _NOT_THINGS:
+        return False
+    if "NOUN" in known or last.endswith("ing"):
+        return True
+    # Verbs stay ('commit', 'deploy' name things here); adjectives, adverbs and participles do not.
+    if known:
+        return "VERB" in known and not last.endswith("ed")
+    # 'Unresolve', 'Reprioritize': a verb with a prefix or a verb's ending, not a thing.
+    prefixed = last[:2] in ("un", "re") and "VERB" in getAllLemmas(last[2:])
+    return not prefixed and not last.endswith(("ize", "ise", "ify"))

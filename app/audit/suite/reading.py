@@ -174,7 +174,8 @@ def read_tool(tool: Tool) -> Reading:
         lowered = w.lower()
         if lowered == "or" and len(head_words) == 1 and not head_words[0].endswith("s") and i + 2 < len(start):
             # "public or pre-defined channels": an alternative of the modifier, the noun comes after it.
-            if start[i + 2].lower() not in _PREPOSITIONS:
+            # "a new directory or ensure a directory": a second action, not a second modifier.
+            if start[i + 2].lower() not in _PREPOSITIONS | _DETERMINERS and not base_verb(start[i + 1]):
                 head_words.append(start[i + 2])
             break
         if lowered in _PREPOSITIONS or lowered in ("or", "and/or", "whose", "which", "who", "they", "that"):

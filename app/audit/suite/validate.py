@@ -40,6 +40,9 @@ NAME_EXPONENT = 2
 NAME_PLAUSIBLE = 0.8
 # A tool whose action is of another kind than the one asked for ("get rid of" vs a read tool) counts half.
 OTHER_KIND_FACTOR = 0.5
+# A parameter named right before its value ("latitude 38.72", "team slug M-1042"): the request supplies that
+# argument, so a tool taking a parameter of that name has the word as surely as if its name said it.
+GIVEN_WEIGHT = NAME_WEIGHT
 _VALUE = re.compile(r"\"[^\"]*\"|#\d+|\S*[/@]\S*|\b[A-Z]+-\d+\b|\bv?\d[\d.:-]*\b")
 
 
@@ -88,6 +91,14 @@ def asked_kind(text: str) -> str | None:
     return None
 
 
+def _given(text: str) -> frozenset[str]:
+    """Stems of the (up to two) words right before each example value: the parameters the request fills."""
+    out: set[str] = set()
+    for match in _VALUE.finditer(text):
+        out.update(content_stems(" ".join(text[: match.start()].split()[-2:])))
+    return frozenset(out)
+
+
 class CaseValidator:
     """Scores requests against one tool set by weighted coverage and the tools' kinds of action."""
 
@@ -96,6 +107,7 @@ class CaseValidator:
         self.kinds = [read_tool(t).verb_class for t in toolset.tools]
         self.fields: list[dict[str, float]] = []
         self.name_terms: list[list[frozenset[str]]] = []
+        self.param_names: list[frozenset[str]] = []
         df: Counter[str] = Counter()
         for tool in toolset.tools:
             name = set(content_stems(" ".join(split_identifier(tool.name))))
@@ -106,6 +118,8 @@ class CaseValidator:
             weights.update(dict.fromkeys(name, NAME_WEIGHT))
             self.fields.append(weights)
             self.name_terms.append(_name_slots(tool.name))
+            param_words = " ".join(" ".join(split_identifier(p)) for p in tool.properties)
+            self.param_names.append(frozenset(content_stems(param_words)))
             df.update(weights)
         n = len(self.fields)
         self.idf = {t: math.log((1 + n) / (1 + c)) + 1.0 for t, c in df.items()}
@@ -129,10 +143,12 @@ class CaseValidator:
         if not total:
             return {}
         kind = asked_kind(text)
+        given = _given(text)
         acc: dict[int, float] = defaultdict(float)
         for t in terms:
             for i in self.postings.get(t, ()):
-                acc[i] += weight[t] * self.fields[i][t]
+                where = GIVEN_WEIGHT if t in given and t in self.param_names[i] else self.fields[i][t]
+                acc[i] += weight[t] * where
         out = {}
         asked = set(terms)
         for i, s in acc.items():

@@ -38,7 +38,7 @@ class Value:
 
     param: str
     text: str
-    role: str  # ref | scope | content | query | other
+    role: str  # ref | scope | content | query | statement (SQL) | other
     source: str  # examples | enum | description | format | name
     noun: str  # the thing the parameter names, in words ("channel", "branch"); "" for a bare id
 
@@ -79,6 +79,10 @@ _BY_FORMAT = {
     "uuid": "3f2b8c1e-7d4a-4e0b-9c55-1a2b3c4d5e6f",
 }
 _ROLES = frozenset({"ref", "scope", "content", "query", "other"})
+_SQL = re.compile(r"\bSQL\b|\bSELECT\b|\bINSERT\b")
+_SQL_READS = ("SELECT id, total FROM orders WHERE total > 100", "SELECT count(*) FROM customers")
+# A write tool's description names INSERT first ("INSERT, UPDATE, or DELETE"), and so does its request.
+_SQL_WRITES = ("INSERT INTO orders (id, total) VALUES (42, 99.50)", "INSERT INTO customers (name) VALUES ('Dana')")
 _ID_WORDS = frozenset("id ids key number num".split())
 _NUMBERED = frozenset("number num pr issue".split())
 _SPOKEN_NOUNS = {"pull": "pull request", "pr": "pull request", "mr": "merge request"}
@@ -128,9 +132,13 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
     if {"date", "since", "until", "after", "before"} & set(tokens):
         end = "until" in tokens or "before" in tokens
         return Value(param, "2026-03-01" if end else "2026-02-01", "other", "format", "date")
-    for need, options, name_role, name_noun in _by_name():
-        if need <= set(tokens) and not (name_role in ("content", "query") and tokens[-1] in _ID_WORDS):
-            return Value(param, options[variant % len(options)], name_role, "name", name_noun)
+    if set(tokens) & {"query", "sql", "statement"} and _SQL.search(tool.description or ""):
+        # A SQL tool's query is a statement, not search words ("login timeout" would not run).
+        writes = re.search(r"\b(?:INSERT|UPDATE|DELETE)\b", tool.description or "")
+        options = _SQL_WRITES if writes and "SELECT" not in (tool.description or "") else _SQL_READS
+        return Value(param, options[variant % len(options)], "statement", "name", "statement")
+    if (named := named_value(param, variant=variant)) is not None:
+        return named
     if tokens[-1] == "ref":
         # A git ref is a branch a person names; elsewhere a ref is a machine reference ("startRef: e12").
         gitty = {"branch", "commit", "git", "tag"} & set(split_identifier(tool.description or ""))
@@ -138,6 +146,15 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
     if tokens[-1] in ("id", "key", "slug"):
         head = _object_word(tool) or (tokens[0] if len(tokens) > 1 else "item")
         return Value(param, f"{head[:1].upper()}-1042", "ref", "name", noun)
+    return None
+
+
+def named_value(param: str, *, variant: int = 0) -> Value | None:
+    """A value from what the parameter's name says it is, whatever its type ('latitude' -> 38.72)."""
+    tokens = split_identifier(param)
+    for need, options, name_role, name_noun in _by_name():
+        if need <= set(tokens) and not (name_role in ("content", "query") and tokens[-1] in _ID_WORDS):
+            return Value(param, options[variant % len(options)], name_role, "name", name_noun)
     return None
 
 
