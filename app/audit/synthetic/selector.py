@@ -63,7 +63,15 @@ from app.audit.synthetic.explain import abstention_reason, no_word_reason
 from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, synonym_map
 from app.audit.synthetic.profiles import Profile, read_profile
 from app.audit.synthetic.query import Query, in_list, read_request, request_words
-from app.audit.synthetic.semantic import Cosines, Similarity, blended_top, checked_similarity, tool_text, word_top
+from app.audit.synthetic.semantic import (
+    Cosines,
+    Similarity,
+    blended_top,
+    checked_similarity,
+    read_cosines,
+    tool_text,
+    word_top,
+)
 from app.audit.synthetic.values import Found, find_values
 from app.audit.text import match_stem, words
 
@@ -154,7 +162,7 @@ class SyntheticSelector:
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
         best = self._decide(index, ranked[0], runner_up, query, found, intent, actions)
         if cosines is not None:
-            _semantic_evidence(best, cosines, word_top(scores))
+            read_cosines(best.evidence, best.position, cosines, word_top(scores))
         best.decision = best.evidence.score(self.profile.decision)
         return best, runner_up, index
 
@@ -280,14 +288,6 @@ class SyntheticSelector:
 def _margin(index: ToolSetIndex, best: float, runner_up: float) -> float:
     """The best tool's ranking lead over the runner-up, relative to its own score (1 when alone)."""
     return 1.0 if index.size == 1 or best <= 0 else max(0.0, best - runner_up) / best
-
-
-def _semantic_evidence(best: _Scored, cosines: Cosines, by_words: int | None) -> None:
-    other = cosines.best_other(best.position)
-    cosine = cosines.values[best.position]
-    best.evidence.semantic_cosine = cosine
-    best.evidence.semantic_margin = 0.0 if other is None else round(cosine - other, 3)
-    best.evidence.semantic_agree = 1.0 if by_words == best.position == cosines.top() else 0.0
 
 
 def _abstention(tool: str, best: _Scored, threshold: float, *, semantic: bool) -> str:

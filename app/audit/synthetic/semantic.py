@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from app.audit.synthetic.decision import Evidence
 from app.audit.synthetic.profiles import Profile
 from app.errors import SelectorError
 
@@ -99,3 +100,11 @@ def checked_similarity(profile: Profile, similarity: Similarity | None) -> Simil
             f"but the installed model is {similarity.model} sha256 {similarity.weights_sha256[:12]}…"
         )
     return similarity
+
+
+def read_cosines(evidence: Evidence, position: int, cosines: Cosines, by_words: int | None) -> None:
+    """Fill the best tool's semantic features: its cosine, its lead over the best other tool's, agreement."""
+    other = cosines.best_other(position)
+    evidence.semantic_cosine = cosines.values[position]
+    evidence.semantic_margin = 0.0 if other is None else round(evidence.semantic_cosine - other, DECIMALS)
+    evidence.semantic_agree = 1.0 if by_words == position == cosines.top() else 0.0
