@@ -6,7 +6,20 @@ from pathlib import Path
 
 from app.audit.models import Mode
 from app.audit.selection import Selector
+from app.audit.synthetic.profiles import read_profile
+from app.audit.synthetic.selector import SyntheticSelector
 from app.errors import SelectorError
+
+
+def synthetic_selector(profile: Path | None = None) -> SyntheticSelector:
+    """The synthetic selector of `profile` (default: the shipped one), given the sentence embedding its
+    `semantic` section names; SelectorError when that model cannot be loaded (never selecting without it)."""
+    loaded = read_profile(profile)
+    if loaded.semantic is None:
+        return SyntheticSelector(loaded)
+    from app.semantic.similarity import shared_similarity
+
+    return SyntheticSelector(loaded, similarity=shared_similarity())
 
 
 def make_selector(
@@ -22,9 +35,7 @@ def make_selector(
     if mode == Mode.SYNTHETIC:
         if model:
             raise SelectorError("--model applies to live_model mode only; synthetic mode uses no model")
-        from app.audit.synthetic.selector import SyntheticSelector
-
-        return SyntheticSelector.from_profile(profile)
+        return synthetic_selector(profile)
     try:
         from app.llm.factory import build_live_selector
     except ImportError as exc:  # pragma: no cover - only in a broken installation

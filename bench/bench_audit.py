@@ -79,10 +79,10 @@ def run_one(n: int) -> dict:
     from app.audit.scoring import score
     from app.audit.selection import run_suite
     from app.audit.suite.build import build_suite
-    from app.audit.synthetic.selector import SyntheticSelector
+    from app.selector_factory import synthetic_selector
 
     text = json.dumps({"tools": tool_pool(n)})
-    selector = SyntheticSelector.from_profile()
+    selector = synthetic_selector()
     rules = load_rules()
     t0 = time.perf_counter()
     toolset = load_definitions("bench.json", text=text)

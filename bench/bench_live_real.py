@@ -20,12 +20,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.audit.evaluation import LabeledCase, evaluate_cases, load_all, run_cases  # noqa: E402
-from app.audit.synthetic.selector import SyntheticSelector  # noqa: E402
 from app.commands.eval_selector import sample  # noqa: E402
 from app.llm.cache import MemoryCache  # noqa: E402
 from app.llm.factory import build_live_selector  # noqa: E402
 from app.llm.selector import LiveSelector  # noqa: E402
 from app.llm.usage import usage_totals  # noqa: E402
+from app.selector_factory import synthetic_selector  # noqa: E402
 from tests.llm.llama_server import API_KEY, MODEL_ALIAS, installed, running  # noqa: E402
 
 LABELED = ROOT.parent / "shared" / "corpora" / "labeled"
@@ -63,7 +63,7 @@ def main() -> None:
         sys.exit(found)
     files = sorted(LABELED.glob("*.dev.json"))
     cases = sample(load_all(files), args.sample)
-    synthetic = evaluate_cases(SyntheticSelector.from_profile(None), cases, files=files).overall
+    synthetic = evaluate_cases(synthetic_selector(), cases, files=files).overall
     print(f"{len(cases)} dev cases ({sum(c.expected == 'NO_TOOL' for c in cases)} NO_TOOL) from {len(files)} files")
     print(f"synthetic: accuracy {synthetic.accuracy:.3f} (NO_TOOL {synthetic.no_tool_accuracy:.3f}, "
           f"tool {synthetic.tool_accuracy:.3f})")  # fmt: skip

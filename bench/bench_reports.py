@@ -22,12 +22,12 @@ from app.audit.loader import load_definitions
 from app.audit.models import Tool, ToolSet
 from app.audit.suite.build import build_suite
 from app.audit.suite.cases_file import load_cases
-from app.audit.synthetic.selector import SyntheticSelector
 from app.redaction.redact import redact_result, redact_text
 from app.render.html_page import render_html
 from app.render.json_export import export_json
 from app.reports.service import DAY, ReportService
 from app.reports.store import LocalReportStore, RedisReportStore
+from app.selector_factory import synthetic_selector
 
 DEMO = Path(__file__).resolve().parents[1] / "app" / "demo"
 
@@ -56,7 +56,7 @@ def _generated(n: int) -> ToolSet:
 
 
 def main() -> None:
-    selector = SyntheticSelector.from_profile(None)
+    selector = synthetic_selector()
     before = load_definitions("demo/before.json", text=(DEMO / "before.json").read_text())
     after = load_definitions("demo/after.json", text=(DEMO / "after.json").read_text())
     cases = load_cases("demo/cases.yaml", text=(DEMO / "cases.yaml").read_text())

@@ -26,7 +26,7 @@ from typing import Any
 from app.audit.bm25_floor import FileComparison, beside_floor
 from app.audit.evaluation import Metrics
 from app.audit.selection import SelectionRequest, Selector
-from app.audit.synthetic.selector import SyntheticSelector
+from app.selector_factory import synthetic_selector
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELED = ROOT.parent / "shared" / "corpora" / "labeled"
@@ -103,7 +103,7 @@ def make_requests(tools: list[dict[str, Any]], *, seed: int = 11) -> list[Select
 def bench(count: int) -> dict[str, float]:
     tools = make_tools(count)
     requests = make_requests(tools)
-    selector = SyntheticSelector.from_profile()
+    selector = synthetic_selector()
     start = time.perf_counter()
     answers = selector.select_many(requests)
     seconds = time.perf_counter() - start
@@ -167,7 +167,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}")
     if not args.no_accuracy:
-        print(accuracy_tables(SyntheticSelector.from_profile(args.profile)))
+        print(accuracy_tables(synthetic_selector(args.profile)))
     if args.no_speed:
         return
     print("| tools | selections | total s | ms / selection |")

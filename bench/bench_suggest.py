@@ -15,7 +15,7 @@ from pathlib import Path
 from app.audit.loader import load_definitions
 from app.audit.rules import load_rules
 from app.audit.suite.build import build_suite
-from app.audit.synthetic.selector import SyntheticSelector
+from app.selector_factory import synthetic_selector
 from app.suggest.run import suggest
 
 SERVERS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "servers"
@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("--max", type=int, default=10)
     args = parser.parse_args()
     files = args.files or sorted(SERVERS.glob("*.json"))
-    selector = SyntheticSelector.from_profile()
+    selector = synthetic_selector()
     rules = load_rules()
     print("| tool set | tools | cases | rewritten | accepted | rejected (rerun) | rejected (check) | "
           "steals caught | cases newly passing | overall before -> after (accepted together) | s |")

@@ -27,6 +27,7 @@ from app.audit.evaluation import load_cases
 from app.audit.models import NO_TOOL
 from app.audit.synthetic.decision import Evidence
 from app.audit.synthetic.selector import SyntheticSelector
+from app.selector_factory import synthetic_selector
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELED = ROOT.parent / "shared" / "corpora" / "labeled"
@@ -266,7 +267,7 @@ def main() -> None:
     parser.add_argument("--threshold", type=float, help="use this threshold instead of the fitted one")
     parser.add_argument("--write", type=Path, help="write the profile with the fitted weights (3 decimals) here")
     args = parser.parse_args()
-    selector = SyntheticSelector.from_profile(args.profile)
+    selector = synthetic_selector(args.profile)
     data = samples(selector)
     if args.folds:
         two_fold(data, args)

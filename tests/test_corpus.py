@@ -12,6 +12,7 @@ from app.audit.suite.build import build_suite
 from app.audit.synthetic.selector import SyntheticSelector
 from app.render.json_export import export_json
 from app.render.markdown import render_comparison
+from app.selector_factory import synthetic_selector
 from tests.conftest import SHARED, shared_path
 
 pytestmark = pytest.mark.corpus
@@ -26,7 +27,7 @@ def load(path: Path):
 
 @pytest.fixture(scope="module")
 def selector() -> SyntheticSelector:
-    return SyntheticSelector.from_profile()
+    return synthetic_selector()
 
 
 @pytest.mark.parametrize("path", SERVERS or [None], ids=lambda p: p.stem if p else "absent")
@@ -68,5 +69,5 @@ def test_audit_of_a_real_server_is_deterministic(selector: SyntheticSelector) ->
     path = shared_path("corpora", "servers", "modelcontextprotocol__servers__filesystem.json")
     toolset = load(path)
     first = export_json(audit(toolset, suite=build_suite([toolset]), selector=selector))
-    again = export_json(audit(load(path), suite=build_suite([load(path)]), selector=SyntheticSelector.from_profile()))
+    again = export_json(audit(load(path), suite=build_suite([load(path)]), selector=synthetic_selector()))
     assert first == again

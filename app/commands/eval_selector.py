@@ -19,9 +19,9 @@ LIVE_UNAVAILABLE = "live_model mode is not available in this installation"
 
 def _selector(mode: Mode, *, profile: Path | None, model: str | None, concurrency: int | None) -> Selector:
     if mode == Mode.SYNTHETIC:
-        from app.audit.synthetic.selector import SyntheticSelector
+        from app.selector_factory import synthetic_selector
 
-        return SyntheticSelector.from_profile(profile)
+        return synthetic_selector(profile)
     try:
         from app.llm.factory import build_live_selector
     except ImportError:

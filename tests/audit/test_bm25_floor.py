@@ -8,7 +8,7 @@ import pytest
 
 from app.audit.bm25_floor import THRESHOLD, Bm25Floor, beside_floor
 from app.audit.models import NO_TOOL
-from app.audit.synthetic.selector import SyntheticSelector
+from app.selector_factory import synthetic_selector
 from tests.conftest import ROOT, shared_path
 
 WEATHER = {
@@ -55,7 +55,7 @@ def test_a_corpus_of_one_list_cannot_reach_the_threshold() -> None:
 @pytest.mark.corpus
 def test_committed_profile_stays_above_the_floor_on_every_dev_file() -> None:
     files = sorted(shared_path("corpora", "labeled").glob("*.dev.json"))
-    rows, overall, _, _ = beside_floor(SyntheticSelector.from_profile(), files)
+    rows, overall, _, _ = beside_floor(synthetic_selector(), files)
     assert len(rows) == len(files) >= 8
     below = {r.file: r.below_floor() for r in rows if r.below_floor()}
     assert below == {}, below
@@ -68,7 +68,7 @@ def test_committed_profile_stays_above_the_floor_on_every_dev_file() -> None:
 @pytest.mark.corpus
 def test_synthetic_beats_the_floor_on_the_natural_set() -> None:
     shared_path("corpora", "servers")
-    rows, overall, _, _ = beside_floor(SyntheticSelector.from_profile(), [NATURAL])
+    rows, overall, _, _ = beside_floor(synthetic_selector(), [NATURAL])
     assert rows[0].selector.cases == 140
     assert overall.below_floor() == []
     # Measured 43.6% (NO_TOOL 67.9%, tool 37.5%) against 31.4% for the floor.

@@ -16,9 +16,9 @@ from app.audit.evaluation import evaluate, load_cases
 from app.audit.models import NO_TOOL, Mode
 from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
-from app.audit.synthetic.selector import SyntheticSelector
 from app.commands.eval_selector import LIVE_UNAVAILABLE, register
 from app.errors import CasesError
+from app.selector_factory import synthetic_selector
 from tests.conftest import FIXTURES, shared_path
 
 SMALL = FIXTURES / "labeled" / "small.json"
@@ -94,7 +94,7 @@ def test_selector_errors_count_wrong_but_apart() -> None:
 
 
 def test_synthetic_selector_on_the_fixture() -> None:
-    report = evaluate(SyntheticSelector.from_profile(), [SMALL], per_file=True)
+    report = evaluate(synthetic_selector(), [SMALL], per_file=True)
     assert report.overall.accuracy == 1.0
     assert report.overall.arguments.share_valid == 1.0
     assert report.per_file is not None and list(report.per_file) == [str(SMALL)]
@@ -107,8 +107,8 @@ def test_json_is_stable_apart_from_timing() -> None:
         del data["cases_per_second"]
         return data
 
-    first = evaluate(SyntheticSelector.from_profile(), [SMALL]).to_json()
-    second = evaluate(SyntheticSelector.from_profile(), [SMALL]).to_json()
+    first = evaluate(synthetic_selector(), [SMALL]).to_json()
+    second = evaluate(synthetic_selector(), [SMALL]).to_json()
     assert stable(first) == stable(second)
     keys = list(json.loads(first))
     assert keys == sorted(keys)
@@ -199,7 +199,7 @@ def test_live_model_mode_unavailable_exits_2(monkeypatch: pytest.MonkeyPatch) ->
 @pytest.mark.corpus
 def test_corpus_small_file_accuracy() -> None:
     path = shared_path("corpora", "labeled", "bfcl_multiple.dev.json")
-    m = evaluate(SyntheticSelector.from_profile(), [path]).overall
+    m = evaluate(synthetic_selector(), [path]).overall
     assert m.cases == 93
     assert m.accuracy is not None and m.accuracy >= 0.93  # measured 94.6%
 
@@ -209,7 +209,7 @@ def test_corpus_small_file_accuracy() -> None:
 def test_corpus_all_dev_files_reach_the_measured_floors() -> None:
     folder = shared_path("corpora", "labeled")
     files = sorted(folder.glob("*.dev.json"))
-    m = evaluate(SyntheticSelector.from_profile(), files).overall
+    m = evaluate(synthetic_selector(), files).overall
     assert m.cases == 2068
     # Measured 86.9% / 87.5% / 86.2% (bench/RESULTS.md "Synthetic selector"); floors ~1 point lower.
     assert m.accuracy is not None and m.accuracy >= 0.86

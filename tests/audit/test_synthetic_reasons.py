@@ -13,6 +13,7 @@ from app.audit.selection import judge
 from app.audit.synthetic.decision import Evidence
 from app.audit.synthetic.explain import abstention_reason
 from app.audit.synthetic.selector import SyntheticSelector
+from app.selector_factory import synthetic_selector
 
 
 def tool(name: str, description: str, properties: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -25,11 +26,11 @@ AGENTS = tool("list_agents", "List the support agents of the team.")
 
 @pytest.fixture(scope="module")
 def selector() -> SyntheticSelector:
-    return SyntheticSelector.from_profile()
+    return synthetic_selector()
 
 
 def test_the_reason_names_words_no_tool_covers_and_the_threshold(selector: SyntheticSelector) -> None:
-    sel = selector.select([TICKETS, AGENTS], "Refund the invoice of the support plan")
+    sel = selector.select([TICKETS, AGENTS], "Refund the invoice of my support plan and cancel the subscription")
     assert sel.tool == NO_TOOL
     assert '"refund"' in sel.reason and '"invoice"' in sel.reason
     assert "no tool covers" in sel.reason

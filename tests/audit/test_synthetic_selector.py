@@ -17,6 +17,7 @@ from app.audit.synthetic.selector import SyntheticSelector
 from app.audit.synthetic.values import find_values
 from app.errors import InputError
 from app.resources import selectors_dir
+from app.selector_factory import synthetic_selector
 
 
 def tool(name: str, description: str, properties: dict[str, Any] | None = None, required: list[str] | None = None):
@@ -43,7 +44,7 @@ TOOLS = [WEATHER, EMAIL]
 
 @pytest.fixture(scope="module")
 def selector() -> SyntheticSelector:
-    return SyntheticSelector.from_profile()
+    return synthetic_selector()
 
 
 def test_info_names_mode_profile_hash_and_weights(selector: SyntheticSelector) -> None:
@@ -87,10 +88,14 @@ def test_another_form_of_a_word_matches(selector: SyntheticSelector) -> None:
 
 
 def test_boundary_sentence_is_rewarded(selector: SyntheticSelector) -> None:
-    plain = tool("search_records", "Search records. Covers invoices and receipts.")
+    plain = tool("search_archive", "Search records. Covers invoices and receipts.")
     bounded = tool("search_archive", "Search records. Use this when the user asks about invoices.")
-    # The tools differ only in where "invoices" stands; the plain one comes first and would win a tie.
-    sel = selector.select([plain, bounded], "search the invoices")
+    # The same tool, "invoices" in a usage-boundary sentence or not: the boundary raises the decision score.
+    # (Between two tools, a closer meaning can outrank a boundary sentence since the sentence embedding.)
+    bounded_score = selector.decision_score([bounded], "search the invoices")
+    plain_score = selector.decision_score([plain], "search the invoices")
+    assert bounded_score is not None and plain_score is not None and bounded_score > plain_score
+    sel = selector.select([bounded], "search the invoices")
     assert sel.tool == "search_archive"
     assert "usage boundary" in sel.reason
 
@@ -121,7 +126,7 @@ def test_a_tool_whose_verb_is_another_kind_of_action_ranks_lower(selector: Synth
 
 
 def test_exclusion_words_are_not_evidence_for_the_tool() -> None:
-    profile = SyntheticSelector.from_profile().profile
+    profile = synthetic_selector().profile
     doc = analyse_tool(tool("find_files", "Find files by name. Not for searching file contents."), profile)
     assert "content" in doc.exclusion_terms
     assert "content" not in doc.terms
@@ -132,8 +137,8 @@ def test_ties_break_by_position_and_answers_are_byte_identical() -> None:
     a = tool("alpha_lookup", "Show the customer record of a company.")
     b = tool("beta_lookup", "Show the customer record of a company.")
     intent = "show the customer record of the company ACME"
-    first = SyntheticSelector.from_profile().select([a, b], intent)
-    again = SyntheticSelector.from_profile().select([copy.deepcopy(a), copy.deepcopy(b)], intent)
+    first = synthetic_selector().select([a, b], intent)
+    again = synthetic_selector().select([copy.deepcopy(a), copy.deepcopy(b)], intent)
     # Two identical tools leave no margin, so the answer may be NO_TOOL; the best candidate is the first.
     assert first.tool in ("alpha_lookup", NO_TOOL)
     assert "alpha_lookup" in first.reason and "beta_lookup" not in first.reason
@@ -163,7 +168,7 @@ ARG_TOOL = tool(
 
 
 def _fill(tool_dict: dict[str, Any], intent: str) -> dict[str, Any]:
-    profile = SyntheticSelector.from_profile().profile
+    profile = synthetic_selector().profile
     return fill_arguments(analyse_tool(tool_dict, profile).params, intent, find_values(intent)).arguments
 
 
@@ -286,12 +291,12 @@ def test_cache_reuses_the_index_for_an_equal_tool_list(selector: SyntheticSelect
 def test_a_near_miss_list_answers_as_a_fresh_selector_would() -> None:
     tools = [tool(f"{verb}_{noun}", f"{verb.capitalize()} a {noun} of the account.") for verb in ("get", "delete")
              for noun in ("invoice", "order", "refund", "ticket")]  # fmt: skip
-    cached = SyntheticSelector.from_profile()
+    cached = synthetic_selector()
     cached.select(tools, "warm the cache")
     for removed in range(len(tools)):
         near_miss = [t for i, t in enumerate(tools) if i != removed]
         for intent in ("delete the refund of the account", "show the invoice"):
-            fresh = SyntheticSelector.from_profile().select(near_miss, intent)
+            fresh = synthetic_selector().select(near_miss, intent)
             assert cached.select(near_miss, intent) == fresh, (removed, intent)
     assert any(index.remap is not None for index in cached._cache._sets.values())
 
@@ -308,7 +313,7 @@ def test_index_cache_is_bounded(tmp_path: Path) -> None:
     data["cache"] = {"tool_sets": 2, "tools": 3}
     path = tmp_path / "small-cache.yml"
     path.write_text(yaml.safe_dump(data))
-    sel = SyntheticSelector.from_profile(path)
+    sel = synthetic_selector(path)
     for i in range(5):
         sel.select([tool(f"t{i}", f"Tool number {i} does thing{i}.")], f"do thing{i}")
     assert len(sel._cache._sets) == 2
@@ -329,7 +334,7 @@ def test_invalid_profile_names_file_and_problem(tmp_path: Path, change: Any, pro
     path = tmp_path / "bad.yml"
     path.write_text(yaml.safe_dump(data))
     with pytest.raises(InputError) as err:
-        SyntheticSelector.from_profile(path)
+        synthetic_selector(path)
     assert str(path) in str(err.value)
     assert problem in str(err.value)
 
@@ -338,7 +343,7 @@ def test_profile_that_is_not_yaml_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "broken.yml"
     path.write_text("version: 1\nname: [unclosed\n")
     with pytest.raises(InputError, match=r"broken\.yml:\d+: .*not valid YAML"):
-        SyntheticSelector.from_profile(path)
+        synthetic_selector(path)
 
 
 def test_malformed_tools_and_requests_do_not_break_selection(selector: SyntheticSelector) -> None:
@@ -376,9 +381,9 @@ def test_profile_hash_follows_the_weights(tmp_path: Path) -> None:
     data["decision"]["threshold"] += 0.5
     changed = tmp_path / "changed.yml"
     changed.write_text(yaml.safe_dump(data))
-    default = SyntheticSelector.from_profile().info.profile_hash
-    assert SyntheticSelector.from_profile(same).info.profile_hash == default
-    assert SyntheticSelector.from_profile(changed).info.profile_hash != default
+    default = synthetic_selector().info.profile_hash
+    assert synthetic_selector(same).info.profile_hash == default
+    assert synthetic_selector(changed).info.profile_hash != default
 
 
 def test_selectors_folder_is_data_only() -> None:
@@ -400,7 +405,7 @@ def test_a_long_run_of_near_miss_lists_keeps_deriving_from_the_full_index(monkey
         {"name": f"tool_{i}", "description": f"Handles record {i} of kind {i % 7}.", "inputSchema": {"type": "object"}}
         for i in range(120)
     ]
-    selector = SyntheticSelector.from_profile()
+    selector = synthetic_selector()
     selector.select(tools, "handle a record")
     # More near-miss lists than the cache holds (64): the full list's index must stay cached.
     for removed in range(100):

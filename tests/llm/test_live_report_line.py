@@ -56,8 +56,8 @@ def test_the_pr_comment_footer_sums_both_sides(server: FakeOpenAI, make_selector
 
 
 def test_a_synthetic_report_has_no_model_runs_line() -> None:
-    from app.audit.synthetic.selector import SyntheticSelector
+    from app.selector_factory import synthetic_selector
 
     toolset = ToolSet.model_validate({"tools": TOOLS})
-    report = audit(toolset, suite=Suite(cases=CASES), selector=SyntheticSelector.from_profile(None))
+    report = audit(toolset, suite=Suite(cases=CASES), selector=synthetic_selector())
     assert "Model runs" not in render_text(report) and "Model runs" not in render_report(report)

@@ -19,10 +19,10 @@ from reports.seeded_secrets import Seeded
 from typer.testing import CliRunner
 
 from app.audit.loader import load_definitions
-from app.audit.synthetic.selector import SyntheticSelector
 from app.cli import app
 from app.commands import output as output_module
 from app.render.output import Format, render_output
+from app.selector_factory import synthetic_selector
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMATS = ("text", "md", "json", "sarif")
@@ -82,7 +82,7 @@ def test_an_unredacted_result_would_leak(seeded: list[Seeded], seeded_files: tup
     from app.audit.suite.build import build_suite
 
     toolset = load_definitions("head.json", text=seeded_files[1].read_text())
-    report = audit(toolset, suite=build_suite([toolset]), selector=SyntheticSelector.from_profile(None))
+    report = audit(toolset, suite=build_suite([toolset]), selector=synthetic_selector())
     raw = render_output(report, Format.JSON, redact=False).text
     assert len(leaks(raw, seeded)) >= 12
     assert leaks(render_output(report, Format.JSON, inputs=[toolset]).text, seeded) == []
@@ -109,7 +109,7 @@ def test_report_page_of_a_raw_export_masks_all_but_context_only_values(
 
     before = load_definitions("base.json", text=seeded_files[0].read_text())
     after = load_definitions("head.json", text=seeded_files[1].read_text())
-    comparison = audit_pair(before, after, selector=SyntheticSelector.from_profile(None))
+    comparison = audit_pair(before, after, selector=synthetic_selector())
     export, page = tmp_path / "raw.json", tmp_path / "page.html"
     export.write_text(render_output(comparison, Format.JSON, redact=False).text)
     assert len(leaks(export.read_text(), seeded)) >= 12, "the export handed to `report` carries the secrets"

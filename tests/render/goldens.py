@@ -19,8 +19,8 @@ from app.audit.loader import load_definitions
 from app.audit.models import Finding
 from app.audit.results import CaseDelta, Comparison
 from app.audit.suite.cases_file import load_cases
-from app.audit.synthetic.selector import SyntheticSelector
 from app.render.markdown import render_comparison
+from app.selector_factory import synthetic_selector
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 DEMO = Path(__file__).resolve().parents[2] / "app" / "demo"
@@ -38,7 +38,7 @@ def demo_comparison() -> Comparison:
     return audit_pair(
         before,
         after,
-        selector=SyntheticSelector.from_profile(None),
+        selector=synthetic_selector(),
         user_cases=cases,
         base_ref=DEMO_REFS[0],
         head_ref=DEMO_REFS[1],
@@ -58,7 +58,7 @@ def pair_comparison(pairs_dir: Path, name: str) -> Comparison:
         text = path.read_text()
         sides.append((load_definitions(path.name, text=text), json.loads(text)["source"]["commit"]))
     (base, base_sha), (head, head_sha) = sides
-    return audit_pair(base, head, selector=SyntheticSelector.from_profile(None), base_ref=base_sha, head_ref=head_sha)
+    return audit_pair(base, head, selector=synthetic_selector(), base_ref=base_sha, head_ref=head_sha)
 
 
 def mask(comparison: Comparison) -> Comparison:

@@ -11,7 +11,7 @@ from app.audit.engine import audit_pair
 from app.audit.loader import load_definitions
 from app.audit.results import Comparison
 from app.audit.suite.cases_file import load_cases
-from app.audit.synthetic.selector import SyntheticSelector
+from app.selector_factory import synthetic_selector
 from reports.seeded_secrets import Seeded, seeded_secrets, tools_with_secrets
 
 DEMO = Path(__file__).resolve().parents[2] / "app" / "demo"
@@ -23,7 +23,7 @@ def demo_comparison() -> Comparison:
     after = load_definitions("demo/after.json", text=(DEMO / "after.json").read_text())
     cases = load_cases("demo/cases.yaml", text=(DEMO / "cases.yaml").read_text())
     return audit_pair(
-        before, after, selector=SyntheticSelector.from_profile(None), user_cases=cases, base_ref="b", head_ref="h"
+        before, after, selector=synthetic_selector(), user_cases=cases, base_ref="b", head_ref="h"
     )
 
 
@@ -52,7 +52,7 @@ def leaky_comparison(secrets_set: list[Seeded]) -> Comparison:
         )
         for i, s in enumerate(secrets_set)
     ]
-    comparison = audit_pair(base, head, selector=SyntheticSelector.from_profile(None), user_cases=cases)
+    comparison = audit_pair(base, head, selector=synthetic_selector(), user_cases=cases)
     notes = [*comparison.notes, *(f"note carrying {s.text}" for s in secrets_set)]
     return comparison.model_copy(update={"notes": notes})
 

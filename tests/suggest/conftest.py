@@ -16,6 +16,7 @@ from app.audit.models import Suite, ToolSet
 from app.audit.suite.build import build_suite
 from app.audit.suite.cases_file import load_cases
 from app.audit.synthetic.selector import SyntheticSelector
+from app.selector_factory import synthetic_selector
 
 DEMO = Path(__file__).resolve().parents[2] / "app" / "demo"
 APP_ID = 4343
@@ -24,7 +25,7 @@ INSTALLATION_ID = 88
 
 @pytest.fixture(scope="session")
 def selector() -> SyntheticSelector:
-    return SyntheticSelector.from_profile()
+    return synthetic_selector()
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from app.audit.models import Mode
 from app.audit.results import SelectorInfo
 from app.audit.suite.build import build_suite
 from app.audit.suite.cases_file import load_cases
-from app.audit.synthetic.selector import SyntheticSelector
 from app.github.client import GitHubApiError, GitHubApp
 from app.github.definitions import GitHubSource
 from app.github.suggestions import (
@@ -27,6 +26,7 @@ from app.github.suggestions import (
     sticky_section,
     suggestion_block,
 )
+from app.selector_factory import synthetic_selector
 from app.suggest.models import Effect, Suggestion, SuggestionReport
 from app.suggest.run import suggest
 
@@ -59,7 +59,7 @@ def _report(head: str) -> SuggestionReport:
     toolset = load_definitions(PATH, text=head)
     cases = load_cases("cases.yaml", text=(DEMO / "cases.yaml").read_text(encoding="utf-8"))
     suite = build_suite([toolset], user_cases=cases)
-    return suggest(toolset, suite=suite, selector=SyntheticSelector.from_profile())
+    return suggest(toolset, suite=suite, selector=synthetic_selector())
 
 
 def _open_pull(fake: FakeGitHub, head_text: str) -> str:
@@ -219,7 +219,7 @@ def test_a_failed_review_post_leaves_the_suggestions_in_the_comment(
 def test_suggestions_that_would_leak_a_secret_are_withheld(
     fake_github: FakeGitHub, private_key: tuple[str, str]
 ) -> None:
-    head_text = _head_text().replace('"Send one message."', '"Send one message with key SECRET123."', 1)
+    head_text = _head_text().replace('"Search the tickets."', '"Search the tickets with key SECRET123."', 1)
     head_sha = _open_pull(fake_github, head_text)
     report = _report(head_text)
     assert any("SECRET123" in (s.old or "") for s in report.accepted)

@@ -42,6 +42,9 @@ class Evidence:
     long_words: float  # ln(1 + letters past the third of the non-weak request words found in the tool)
     question: float  # 1 when the request asks what/who/why/how something is (often general knowledge)
     action_conflict: float  # 1 when the request's verbs are of other kinds of action than the tool name's verb
+    semantic_cosine: float = 0.0  # cosine of the request's and the tool's sentence embeddings (semantic.py)
+    semantic_margin: float = 0.0  # that cosine less the best other tool's (0 with one tool)
+    semantic_agree: float = 0.0  # 1 when word matching and the embedding rank the same tool first
 
     def score(self, d: Decision) -> float:
         return (
@@ -62,6 +65,9 @@ class Evidence:
             + d.long_words * self.long_words
             + d.question * self.question
             - d.action_conflict * self.action_conflict
+            + d.semantic_cosine * self.semantic_cosine
+            + d.semantic_margin * self.semantic_margin
+            + d.semantic_agree * self.semantic_agree
         )
 
 

@@ -30,8 +30,10 @@ def abstention_reason(
     evidence: Evidence,
     score: float,
     threshold: float,
+    semantic: bool = False,
 ) -> str:
-    """One sentence-like line: what no tool covers, what the best tool lacks, its score and the threshold."""
+    """One sentence-like line: what no tool covers, what the best tool lacks, its score and the threshold
+    (and, when the profile reads a sentence embedding, the cosine of the request with the tool's text)."""
     parts = []
     if nowhere:
         parts.append(f"no tool covers {quoted(nowhere)}")
@@ -43,7 +45,10 @@ def abstention_reason(
         parts.append(f"no parameter of {tool} takes the values given")
     elif evidence.required_filled < 0.5:
         parts.append(f"few of {tool}'s required values are given")
-    found = f" (matched {quoted(matched)})" if matched else ""
+    shown = [f"matched {quoted(matched)}"] if matched else []
+    if semantic:
+        shown.append(f"meaning similarity {evidence.semantic_cosine:.2f}")
+    found = f" ({'; '.join(shown)})" if shown else ""
     parts.append(f"best tool {tool} scored {score:.2f}, below the threshold {threshold:.2f}{found}")
     return "; ".join(parts)
 

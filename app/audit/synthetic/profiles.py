@@ -66,6 +66,17 @@ class Decision(_Frozen):
     long_words: float = 0.0
     question: float = 0.0
     action_conflict: float = 0.0
+    semantic_cosine: float = 0.0
+    semantic_margin: float = 0.0
+    semantic_agree: float = 0.0
+
+
+class Semantic(_Frozen):
+    """The sentence embedding read (app/semantic/ supplies it), pinned by the sha256 of its weights."""
+
+    model: str
+    weights_sha256: str
+    blend: float
 
 
 class ConfidenceSettings(_Frozen):
@@ -87,6 +98,7 @@ class Profile(_Frozen):
     fields: FieldWeights
     words: WordWeights
     actions: Actions
+    semantic: Semantic | None = None
     decision: Decision
     confidence: ConfidenceSettings
     cache: CacheSizes
@@ -94,7 +106,7 @@ class Profile(_Frozen):
 
     def settings(self) -> dict[str, Any]:
         """The weights as reported in SelectorInfo.settings (everything but the hash)."""
-        return self.model_dump(mode="json", exclude={"hash"})
+        return self.model_dump(mode="json", exclude={"hash"}, exclude_none=True)
 
 
 @cache
@@ -121,3 +133,11 @@ def load_profile(path: Path, *, schema_path: Path) -> Profile:
         raise InputError(f"selector profile is invalid at {where}: {first.message}", file=str(path))
     profile = Profile.model_validate(data)
     return profile.model_copy(update={"hash": sha256_of(profile.settings())})
+
+
+def read_profile(path: Path | None = None) -> Profile:
+    """The profile at `path` (default: the shipped selectors/synthetic.yml), validated."""
+    from app.resources import selectors_dir
+
+    base = selectors_dir()
+    return load_profile(path or base / PROFILE_FILE, schema_path=base / SCHEMA_FILE)

@@ -23,10 +23,15 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
    action (read, create, update, delete: `actions.verbs`) than the request's verbs loses
    `actions.penalty` of it ("find a hotel" prefers search_hotels to reserve_hotel); a tool whose
    parameters take the kinds of typed value the request gives gains up to `bm25.typed_boost` of it.
+   When the profile has a `semantic` section, a sentence embedding (semantic.py; injected, the core holds
+   no model) gives the cosine of the request with each tool's name and description, and tools are ranked
+   by that score relative to the best one plus `semantic.blend` x cosine: a tool sharing no word can rank
+   first, provided some tool shares one (a request that shares no word with any tool is answered NO_TOOL).
 4. Abstention: the request's values are matched to the best-ranked tool's parameters (step 5), and
    the tool gets a decision score, the sum of its features (decision.py: coverage, specific words,
    required parameters filled, name words, typed values placed, margin over the runner-up, boundary
-   and exclusion shares, a verb of another kind...) weighted by `decision.*`. It is chosen when the
+   and exclusion shares, a verb of another kind, its cosine, its cosine's lead over the other tools, whether
+   words and embedding agree on the best tool...) weighted by `decision.*`. It is chosen when the
    score reaches `decision.threshold`; otherwise the answer is NO_TOOL, and the reason (explain.py)
    names the request's words no tool covers, those the best tool lacks, and its score against the
    threshold. The weights were fitted on the development cases by bench/fit_selector.py.
@@ -56,8 +61,17 @@ from app.audit.synthetic.cache import IndexCache
 from app.audit.synthetic.decision import Evidence, gather, param_kinds, typed_kinds
 from app.audit.synthetic.explain import abstention_reason, no_word_reason
 from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, synonym_map
-from app.audit.synthetic.profiles import PROFILE_FILE, SCHEMA_FILE, Profile, load_profile
+from app.audit.synthetic.profiles import Profile, read_profile
 from app.audit.synthetic.query import Query, in_list, read_request, request_words
+from app.audit.synthetic.semantic import (
+    Cosines,
+    Similarity,
+    blended_top,
+    checked_similarity,
+    read_cosines,
+    tool_text,
+    word_top,
+)
 from app.audit.synthetic.values import Found, find_values
 from app.audit.text import match_stem, words
 
@@ -78,20 +92,19 @@ class _Scored:
 class SyntheticSelector:
     """Deterministic heuristic selector; see the module docstring for the algorithm."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, *, similarity: Similarity | None = None) -> None:
         self.profile = profile
+        self._similarity = checked_similarity(profile, similarity)
         self._weak = frozenset(match_stem(w) for w in profile.words.weak)
         self._action_of = action_kinds(profile)
         self._synonyms = synonym_map(profile.words.synonyms)
         self._cache = IndexCache(profile)
 
     @classmethod
-    def from_profile(cls, path: Path | None = None) -> SyntheticSelector:
-        """Load a profile (default: the shipped selectors/synthetic.yml) and build the selector."""
-        from app.resources import selectors_dir
-
-        base = selectors_dir()
-        return cls(load_profile(path or base / PROFILE_FILE, schema_path=base / SCHEMA_FILE))
+    def from_profile(cls, path: Path | None = None, *, similarity: Similarity | None = None) -> SyntheticSelector:
+        """Load a profile (default: the shipped selectors/synthetic.yml) and build the selector; a profile
+        with a `semantic` section needs `similarity` (app/selector_factory.py supplies it)."""
+        return cls(read_profile(path), similarity=similarity)
 
     @property
     def info(self) -> SelectorInfo:
@@ -100,6 +113,10 @@ class SyntheticSelector:
         )
 
     def select_many(self, requests: Sequence[SelectionRequest]) -> list[Selection]:
+        if self._similarity is not None and len(requests) > 1:
+            lists = {id(r.tools): r.tools for r in requests}.values()
+            texts = [r.intent for r in requests] + [tool_text(t) for tools in lists for t in tools]
+            self._similarity.prepare(list(dict.fromkeys(texts)))
         return [self.select(req.tools, req.intent) for req in requests]
 
     def select(self, tools: list[dict[str, Any]], intent: str) -> Selection:
@@ -131,22 +148,31 @@ class SyntheticSelector:
             synonyms=self._synonyms, synonym_weight=self.profile.words.synonym_weight,
         )  # fmt: skip
         actions = self._actions(intent)
-        ranked = self._rank(index, query, actions, typed_kinds(found))
+        scores = self._rank(index, query, actions, typed_kinds(found))
+        cosines = None
+        if not scores:  # no tool shares a word: NO_TOOL (the embedding alone calls too many, bench/RESULTS.md)
+            return None, 0.0, index
+        if self._similarity is not None and self.profile.semantic is not None:
+            cosines = Cosines(self._similarity.similarities(intent, [tool_text(t) for t in tools]))
+            ranked = blended_top(scores, cosines, self.profile.semantic.blend)
+        else:
+            ranked = heapq.nsmallest(2, scores.items(), key=lambda r: (-r[1], r[0]))
         if not ranked:
             return None, 0.0, index
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
         best = self._decide(index, ranked[0], runner_up, query, found, intent, actions)
+        if cosines is not None:
+            read_cosines(best.evidence, best.position, cosines, word_top(scores))
+        best.decision = best.evidence.score(self.profile.decision)
         return best, runner_up, index
 
     def _actions(self, intent: str) -> frozenset[str]:
         """Kinds of action the request's verbs name (read, create, update, delete...)."""
         return frozenset(k for k in (self._action_of.get(match_stem(w)) for w in words(intent)) if k)
 
-    def _rank(
-        self, index: ToolSetIndex, query: Query, actions: frozenset[str], kinds: set[str]
-    ) -> list[tuple[int, float]]:
-        """The best and the runner-up (position, BM25 score less exclusion and action penalties, plus the
-        typed-value boost), best first."""
+    def _rank(self, index: ToolSetIndex, query: Query, actions: frozenset[str], kinds: set[str]) -> dict[int, float]:
+        """Position -> BM25 score less exclusion and action penalties, plus the typed-value boost, of every
+        tool that shares a word with the request."""
         boost = self.profile.bm25.typed_boost if kinds else 0.0
         scores: dict[int, float] = {}
         k1 = self.profile.bm25.k1
@@ -161,7 +187,6 @@ class SyntheticSelector:
                 if i < 0:
                     continue
                 scores[i] = scores.get(i, 0.0) + idf * tf / (tf + norms[i])
-        top: list[tuple[int, float]] = []
         for i, score in scores.items():
             doc = index.docs[i]
             if doc.exclusion_terms:
@@ -172,8 +197,8 @@ class SyntheticSelector:
                     score *= 1.0 - self.profile.actions.penalty
             if boost:
                 score *= 1.0 + boost * len(kinds & param_kinds(doc)) / len(kinds)
-            top.append((i, score))
-        return heapq.nsmallest(2, top, key=lambda r: (-r[1], r[0]))
+            scores[i] = score
+        return scores
 
     def _decide(
         self,
@@ -233,9 +258,8 @@ class SyntheticSelector:
             found=found,
             query_terms={t for _, _, candidates in query.groups for t, f in candidates.items() if f == 1.0},
         )
-        score = evidence.score(self.profile.decision)
         coverage = got / (total or 1.0)
-        return _Scored(ranked[0], ranked[1], matched, nowhere, not_in_tool, score, coverage, filled, evidence)
+        return _Scored(ranked[0], ranked[1], matched, nowhere, not_in_tool, 0.0, coverage, filled, evidence)
 
     def _answer(self, index: ToolSetIndex, best: _Scored, runner_up: float) -> Selection:
         d = self.profile.decision
@@ -244,7 +268,8 @@ class SyntheticSelector:
         above = (best.decision - d.threshold) / scale
         if best.decision < d.threshold:
             confidence = _clip(0.5 + 0.5 * min(1.0, -above))
-            return Selection(tool=NO_TOOL, confidence=confidence, reason=_abstention(doc.name, best, d.threshold))
+            reason = _abstention(doc.name, best, d.threshold, semantic=self._similarity is not None)
+            return Selection(tool=NO_TOOL, confidence=confidence, reason=reason)
         words_text = ", ".join(repr(t) for t in best.matched[:6])
         evidence = f"{doc.name} matched {words_text} (coverage {best.coverage:.2f}, score {best.decision:.2f})"
         confidence = _clip(0.5 + 0.5 * min(1.0, above, best.evidence.margin))
@@ -262,10 +287,10 @@ class SyntheticSelector:
 
 def _margin(index: ToolSetIndex, best: float, runner_up: float) -> float:
     """The best tool's ranking lead over the runner-up, relative to its own score (1 when alone)."""
-    return 1.0 if index.size == 1 or best <= 0 else (best - runner_up) / best
+    return 1.0 if index.size == 1 or best <= 0 else max(0.0, best - runner_up) / best
 
 
-def _abstention(tool: str, best: _Scored, threshold: float) -> str:
+def _abstention(tool: str, best: _Scored, threshold: float, *, semantic: bool) -> str:
     return abstention_reason(
         tool,
         nowhere=best.nowhere,
@@ -274,6 +299,7 @@ def _abstention(tool: str, best: _Scored, threshold: float) -> str:
         evidence=best.evidence,
         score=best.decision,
         threshold=threshold,
+        semantic=semantic,
     )
 
 

@@ -1,0 +1,63 @@
+"""The Similarity the synthetic selector is given: MiniLM cosines, tool texts' vectors cached, rounded."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+
+from app.audit.synthetic.semantic import DECIMALS
+from app.semantic.minilm import MODEL_NAME, MiniLM
+
+# Texts whose vectors are kept (least recently used dropped): 384 float32 each, about 30 MB in all; an
+# audit's requests and tools are prepared together, so this bounds what one audit embeds at once.
+CACHED_TEXTS = 20_000
+
+
+class MiniLMSimilarity:
+    """Cosine of a request with tool texts; a tool list is reused across many requests, so its vectors are
+    computed once."""
+
+    def __init__(self, model: MiniLM) -> None:
+        self._model = model
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def model(self) -> str:
+        return MODEL_NAME
+
+    @property
+    def weights_sha256(self) -> str:
+        return self._model.weights_sha256
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        with self._lock:
+            self._add(texts)
+
+    def _add(self, texts: Sequence[str]) -> None:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        for start in range(0, len(missing), CACHED_TEXTS // 2):
+            chunk = missing[start : start + CACHED_TEXTS // 2]
+            for text, vector in zip(chunk, self._model.embed(chunk), strict=True):
+                self._vectors[text] = vector
+
+    def similarities(self, request: str, texts: Sequence[str]) -> list[float]:
+        with self._lock:
+            self._add([request, *texts])
+            for text in (request, *texts):
+                self._vectors.move_to_end(text)
+            query = self._vectors[request]
+            matrix = np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, query.shape[0]))
+            while len(self._vectors) > CACHED_TEXTS:
+                self._vectors.popitem(last=False)
+        return [round(float(c), DECIMALS) + 0.0 for c in matrix @ query]
+
+
+@cache
+def shared_similarity() -> MiniLMSimilarity:
+    """One model per process (loading reads 90 MB); SelectorError when the model package is missing."""
+    return MiniLMSimilarity(MiniLM())
