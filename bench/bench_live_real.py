@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from app.audit.evaluation import LabeledCase, evaluate_cases, load_all, run_cases  # noqa: E402
 from app.audit.synthetic.selector import SyntheticSelector  # noqa: E402
 from app.commands.eval_selector import sample  # noqa: E402
+from app.egress.policy import ENV_ALLOW_HOSTS  # noqa: E402
 from app.llm.cache import MemoryCache  # noqa: E402
 from app.llm.factory import build_live_selector  # noqa: E402
 from app.llm.selector import LiveSelector  # noqa: E402
@@ -63,39 +64,44 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=200)
     parser.add_argument("--speed-cases", type=int, default=12)
     parser.add_argument("--max-tokens", type=int, default=200)
+    parser.add_argument("--speed-only", action="store_true", help="skip the accuracy run (and the synthetic one)")
     args = parser.parse_args()
     found = installed()
     if isinstance(found, str):
         sys.exit(found)
+    # The server listens on loopback, which ToolChoice refuses unless the operator (here, this script) allows it.
+    os.environ[ENV_ALLOW_HOSTS] = "127.0.0.1"
     files = sorted(LABELED.glob("*.dev.json"))
     cases = sample(load_all(files), args.sample)
-    synthetic = evaluate_cases(SyntheticSelector.from_profile(None), cases, files=files).overall
-    print(f"{len(cases)} dev cases ({sum(c.expected == 'NO_TOOL' for c in cases)} NO_TOOL) from {len(files)} files")
-    print(f"synthetic: accuracy {synthetic.accuracy:.3f} (NO_TOOL {synthetic.no_tool_accuracy:.3f}, "
-          f"tool {synthetic.tool_accuracy:.3f})")  # fmt: skip
+    if not args.speed_only:
+        synthetic = evaluate_cases(SyntheticSelector.from_profile(None), cases, files=files).overall
+        print(f"{len(cases)} dev cases ({sum(c.expected == 'NO_TOOL' for c in cases)} NO_TOOL) from {len(files)} files")
+        print(f"synthetic: accuracy {synthetic.accuracy:.3f} (NO_TOOL {synthetic.no_tool_accuracy:.3f}, "
+              f"tool {synthetic.tool_accuracy:.3f})")  # fmt: skip
     print(f"starting the server; {load()}")
     with running(*found, log=Path("/tmp/bench_live_real.server.log")) as url:
-        selector = live(url, 1, args.max_tokens)
-        started = time.perf_counter()
-        report = evaluate_cases(selector, cases, files=files)
-        wall = time.perf_counter() - started
-        m = report.overall
-        print(f"  (max_tokens {args.max_tokens}; the accuracy run took {wall:.0f} s)")
-        print(f"{MODEL_ALIAS}: accuracy {m.accuracy:.3f} (NO_TOOL {m.no_tool_accuracy:.3f}, "
-              f"tool {m.tool_accuracy:.3f}); "
-              f"false calls {m.false_calls}, false abstentions {m.false_abstentions}, wrong tool {m.wrong_tool}, "
-              f"errors {m.errors}")  # fmt: skip
-        why_wrong(cases, selector)
-        again = run_cases(selector, cases)
-        totals = usage_totals(again)
-        latencies = sorted(float((a.usage or {}).get("latency_ms", 0.0)) for a in again)
-        print(f"  tokens (cached re-read): prompt {totals['cached_prompt_tokens']:,}, "
-              f"completion {totals['cached_completion_tokens']:,}; models returned {totals['models_returned']}, "
-              f"formats {totals['response_formats']}")  # fmt: skip
-        print(f"  latency per call: median {latencies[len(latencies) // 2] / 1000:.1f} s, "
-              f"max {latencies[-1] / 1000:.1f} s; {load()}")  # fmt: skip
+        if not args.speed_only:
+            selector = live(url, 1, args.max_tokens)
+            started = time.perf_counter()
+            report = evaluate_cases(selector, cases, files=files)
+            wall = time.perf_counter() - started
+            m = report.overall
+            print(f"  (max_tokens {args.max_tokens}; the accuracy run took {wall:.0f} s)")
+            print(f"{MODEL_ALIAS}: accuracy {m.accuracy:.3f} (NO_TOOL {m.no_tool_accuracy:.3f}, "
+                  f"tool {m.tool_accuracy:.3f}); "
+                  f"false calls {m.false_calls}, false abstentions {m.false_abstentions}, wrong tool {m.wrong_tool}, "
+                  f"errors {m.errors}")  # fmt: skip
+            why_wrong(cases, selector)
+            again = run_cases(selector, cases)
+            totals = usage_totals(again)
+            latencies = sorted(float((a.usage or {}).get("latency_ms", 0.0)) for a in again)
+            print(f"  tokens (cached re-read): prompt {totals['cached_prompt_tokens']:,}, "
+                  f"completion {totals['cached_completion_tokens']:,}; models returned {totals['models_returned']}, "
+                  f"formats {totals['response_formats']}")  # fmt: skip
+            print(f"  latency per call: median {latencies[len(latencies) // 2] / 1000:.1f} s, "
+                  f"max {latencies[-1] / 1000:.1f} s; {load()}")  # fmt: skip
         few = cases[: args.speed_cases]
-        for concurrency in (1, 2, 4):
+        for concurrency in (1, 2, 4) if few else ():
             before = load()
             started = time.perf_counter()
             run_cases(live(url, concurrency, args.max_tokens), few)
