@@ -99,7 +99,7 @@ def test_audit_through_the_real_server_records_model_settings_tokens_and_latency
     real: str, files: dict[str, Path], tmp_path: Path
 ) -> None:
     env = live_env(real, tmp_path)
-    # No generated cases: on a busy 2-core machine each call takes up to ~30 s, and generation adds a dozen.
+    # No generated cases: on a busy 2-core machine each call takes up to ~65 s, and generation adds a dozen.
     args = ["audit", str(files["base"]), "--cases", str(files["cases"]), "--intents", "0", *LIVE]
     done = toolchoice(*args, "--format", "json", env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
