@@ -14,8 +14,8 @@ from pydantic import BaseModel
 from app.errors import LiveModelError
 from app.llm.cache import Cache, call_key
 from app.llm.profiles import LiveSettings, NamedSchema
-from app.llm.refusals import connection_wait, endpoint_message, retry_after
-from app.llm.served import ENV_TOOLS_IN_PROMPT, check_served, check_tools_seen
+from app.llm.refusals import connection_wait, endpoint_message, refusal_hint, retry_after
+from app.llm.served import check_served, check_tools_seen
 
 # Status codes worth another attempt: request timeout, lock conflict, rate limit, server errors.
 _RETRY_STATUS = frozenset({408, 409, 429})
@@ -274,8 +274,7 @@ class ChatClient:
                 f"the model endpoint {where} does not know model {self.model!r} ({status}: {detail})"
             ) from exc
         if status not in _RETRY_STATUS and status < 500:
-            # Ollama refuses tools for a model without tool support ("... does not support tools").
-            hint = f"; set {ENV_TOOLS_IN_PROMPT}=1 to send them in the prompt" if "support tools" in detail else ""
+            hint = refusal_hint(detail)
             raise LiveModelError(f"the model endpoint {where} rejected the request ({status}: {detail}){hint}") from exc
         if attempt > s.max_retries:
             what = "rate limited" if status == 429 else f"failing with {status}"

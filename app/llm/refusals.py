@@ -11,6 +11,7 @@ import openai
 from app.egress.transport import refused_cause
 from app.errors import LiveModelError
 from app.llm.profiles import LiveSettings
+from app.llm.served import ENV_TOOLS_IN_PROMPT
 
 # The endpoint's message is cut to this many characters in errors shown to the user.
 _DETAIL_CHARS = 300
@@ -51,6 +52,19 @@ def endpoint_message(exc: openai.APIStatusError, *, secret: str = "") -> str:
     if secret and len(secret) >= 4:
         text = text.replace(secret, "***")
     return text[:_DETAIL_CHARS]
+
+
+def refusal_hint(detail: str) -> str:
+    """What to change, for the refusals whose cause is a setting: "" when there is nothing to suggest."""
+    text = detail.lower()
+    if "support tools" in text:  # Ollama, for a model without tool support ("... does not support tools")
+        return f"; set {ENV_TOOLS_IN_PROMPT}=1 to send them in the prompt"
+    if "context" in text and ("length" in text or "window" in text):  # llama.cpp, vLLM: the prompt does not fit
+        return (
+            "; the prompt (system prompt, tool list and request) does not fit the model's context: start the server "
+            "with a larger one (llama.cpp --n_ctx, vLLM --max-model-len) or audit fewer tools at once"
+        )
+    return ""
 
 
 def connection_wait(exc: openai.APIConnectionError, attempt: int, *, settings: LiveSettings, endpoint: str) -> float:

@@ -72,5 +72,6 @@ def check_tools_seen(
     raise LiveModelError(
         f"the model endpoint {endpoint} counted {with_tools} prompt tokens with the tools and {without} without "
         f"them: its chat template drops the tools, so the model would choose without seeing them. Set "
-        f"{ENV_TOOLS_IN_PROMPT}=1 to send the tool list inside the system message instead"
+        f"{ENV_TOOLS_IN_PROMPT}=1 to send the tool list inside the system message instead (if the server cuts "
+        f"prompts to its context size, as Ollama does, give it a larger context too)"
     )

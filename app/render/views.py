@@ -60,7 +60,9 @@ def live_line(reports: list[AuditReport]) -> str | None:
     )
     parts = [
         f"model {model} as the server reports it (asked for {asked})",
-        shape + (f", answers as {'/'.join(formats)}" if formats else ""),
+        shape
+        + (f", answers as {'/'.join(formats)}" if formats else "")
+        + (", tools in the system message" if settings.get("tools_in_prompt") else ""),
         f"{calls:,} calls, {cached:,} from the cache",
         f"{prompt:,} prompt + {completion:,} completion tokens",
         f"mean latency {latency / calls:,.0f} ms" if calls else "no calls made",

@@ -1,10 +1,13 @@
 """A real HTTP server on loopback speaking the OpenAI chat-completions API, answering from a script.
 
-`FakeOpenAI(like_llama_cpp=True)` behaves as llama.cpp's Python server was measured to (docs/live-model.md):
-json_schema refused with HTTP 500 and a validation message, any model name answered by the one model loaded
-(the name asked for echoed back, only the loaded one listed at /models), and, with `drops_tools=True`, a chat
-template that renders no tools (the prompt's token count leaves them out). Prompt tokens are counted from the
-request unless a reply sets them, as every real server counts them.
+`FakeOpenAI(like_llama_cpp=True)` behaves as llama.cpp's Python server (0.3.36) was seen to (docs/live-model.md):
+json_schema refused with HTTP 500 and a validation message; any model name answered by the one model loaded (the
+name asked for echoed back, only the loaded one listed at /models); a wrong key refused with 401 and FastAPI's
+`{"detail": ...}` body, not OpenAI's error shape; a prompt of `n_ctx` tokens or more refused with 400
+`context_length_exceeded`; an answer longer than `max_tokens` cut there (`finish_reason: "length"`); completion
+tokens counted from the answer; one request at a time (the others queue, their wait inside the client's timeout);
+and, with `drops_tools=True`, a chat template that renders no tools (the prompt's token count leaves them out).
+Prompt tokens are counted from the request unless a reply sets them, as every real server counts them.
 """
 
 from __future__ import annotations
@@ -75,6 +78,26 @@ LLAMA_CPP_FORMAT_MESSAGE = (
 )
 
 
+# The context size the real-server test and the benchmark start llama.cpp with (tests/llm/llama_server.py).
+LLAMA_CPP_N_CTX = 8192
+
+
+def tokens(text: str) -> int:
+    """What the fake counts for a text: about 4 characters a token."""
+    return math.ceil(len(text) / 4)
+
+
+def context_exceeded(prompt: int, max_tokens: int, n_ctx: int) -> Reply:
+    """llama.cpp's refusal of a prompt that does not fit its context: 400, OpenAI's shape, its own wording."""
+    message = (
+        f"This model's maximum context length is {n_ctx} tokens. However, you requested {prompt + max_tokens} "
+        f"tokens ({prompt} in the messages, {max_tokens} in the completion). Please reduce the length of the "
+        "messages or completion."
+    )
+    body = {"message": message, "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}
+    return Reply(status=400, body={"error": body})
+
+
 def prompt_tokens(request: dict[str, Any], *, with_tools: bool = True) -> int:
     """What the fake counts for a request: about 4 characters a token over the messages (and the tools)."""
     chars = sum(len(str(m.get("content") or "")) for m in request.get("messages", []))
@@ -125,6 +148,7 @@ class FakeOpenAI:
         like_llama_cpp: bool = False,
         drops_tools: bool = False,
         lists_models: bool = True,
+        n_ctx: int = LLAMA_CPP_N_CTX,
     ) -> None:
         self.script: deque[Reply] = deque(script or [])
         self.handler = handler
@@ -133,8 +157,11 @@ class FakeOpenAI:
         self.like_llama_cpp = like_llama_cpp
         self.drops_tools = drops_tools
         self.lists_models = lists_models
+        self.n_ctx = n_ctx
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
+        # llama.cpp's server answers one request at a time; the others wait for this lock.
+        self._serving = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
@@ -166,19 +193,27 @@ class FakeOpenAI:
         self._server.server_close()
 
     def _reply_for(self, path: str, body: dict[str, Any], auth: str) -> Reply:
+        if auth != f"Bearer {self.api_key}" and self.like_llama_cpp:
+            return Reply(status=401, body={"detail": "Invalid API key"})
         if auth != f"Bearer {self.api_key}":
             # Some gateways echo the key they were given; the client must not repeat it.
             return error(401, f"Incorrect API key provided: {auth.removeprefix('Bearer ')}.", code="invalid_api_key")
         if path.endswith("/models"):
             if not self.lists_models:
                 return error(404, "Not Found")
-            return Reply(body={"object": "list", "data": [{"id": m, "object": "model"} for m in self.models]})
+            listed = [{"id": m, "object": "model", "owned_by": "me", "permissions": []} for m in self.models]
+            return Reply(body={"object": "list", "data": listed})
+        if self.like_llama_cpp and not path.endswith("/chat/completions"):
+            return Reply(status=404, body={"detail": "Not Found"})
         if self.like_llama_cpp:
             if (body.get("response_format") or {}).get("type") not in (None, "text", "json_object"):
                 return Reply(
                     status=500,
                     body={"error": {"message": LLAMA_CPP_FORMAT_MESSAGE, "type": "internal_server_error"}},
                 )
+            prompt = prompt_tokens(body, with_tools=not self.drops_tools)
+            if prompt >= self.n_ctx:
+                return context_exceeded(prompt, int(body.get("max_tokens") or 0), self.n_ctx)
         elif body.get("model") not in self.models:
             return error(404, f"The model `{body.get('model')}` does not exist.", code="model_not_found")
         with self._lock:
@@ -196,7 +231,21 @@ class FakeOpenAI:
         usage["total_tokens"] = usage["prompt_tokens"] + int(usage.get("completion_tokens") or 0)
         if self.like_llama_cpp:
             body["model"] = request.get("model")
+            body["choices"] = [self._cut(c, int(request.get("max_tokens") or 0), usage) for c in body["choices"]]
         return Reply(status=reply.status, body=body, headers=reply.headers, delay=reply.delay)
+
+    @staticmethod
+    def _cut(choice: dict[str, Any], max_tokens: int, usage: dict[str, Any]) -> dict[str, Any]:
+        """llama.cpp's answer: completion tokens counted from it, cut at max_tokens with finish_reason "length"."""
+        content = str((choice.get("message") or {}).get("content") or "")
+        usage["completion_tokens"] = tokens(content)
+        if max_tokens <= 0 or tokens(content) <= max_tokens:
+            usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+            return choice
+        usage["completion_tokens"] = max_tokens
+        usage["total_tokens"] = usage["prompt_tokens"] + max_tokens
+        message = {**choice["message"], "content": content[: max_tokens * 4]}
+        return {**choice, "message": message, "finish_reason": "length"}
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         fake = self
@@ -212,8 +261,12 @@ class FakeOpenAI:
             def _serve(self, body: dict[str, Any]) -> None:
                 with fake._lock:
                     fake.requests.append(Recorded(self.path, dict(self.headers.items()), body))
-                reply = fake._reply_for(self.path, body, self.headers.get("Authorization", ""))
-                if reply.delay:
+                if fake.like_llama_cpp:
+                    with fake._serving:
+                        reply = fake._reply_for(self.path, body, self.headers.get("Authorization", ""))
+                        time.sleep(reply.delay)
+                else:
+                    reply = fake._reply_for(self.path, body, self.headers.get("Authorization", ""))
                     time.sleep(reply.delay)
                 data = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
                 raw = data.encode("utf-8")

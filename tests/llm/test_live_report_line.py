@@ -61,3 +61,22 @@ def test_a_synthetic_report_has_no_model_runs_line() -> None:
     toolset = ToolSet.model_validate({"tools": TOOLS})
     report = audit(toolset, suite=Suite(cases=CASES), selector=synthetic_selector())
     assert "Model runs" not in render_text(report) and "Model runs" not in render_report(report)
+
+
+def test_tools_sent_in_the_system_message_are_named_in_the_line_as_on_llama_cpp() -> None:
+    from app.llm.cache import MemoryCache
+    from app.llm.factory import build_live_selector
+
+    from .conftest import fast_profile
+    from .fake_openai import API_KEY, MODEL
+
+    with FakeOpenAI(like_llama_cpp=True, drops_tools=True) as blind:
+        env = {"OPENAI_API_KEY": API_KEY, "OPENAI_BASE_URL": blind.url, "TOOLCHOICE_TOOLS_IN_PROMPT": "1"}
+        selector = build_live_selector(model=MODEL, concurrency=1, cache=MemoryCache(), profile=fast_profile(), env=env)
+        report = audit(ToolSet.model_validate({"tools": TOOLS}), suite=Suite(cases=CASES), selector=selector)
+    (line,) = [ln for ln in render_text(report).splitlines() if ln.startswith("Model runs:")]
+    # llama.cpp echoes the name asked for; JSON mode after its 500 on json_schema; the tools went in the prompt.
+    assert f"model {MODEL} as the server reports it (asked for {MODEL})" in line
+    assert "answers as json_object, tools in the system message" in line
+    assert "Model runs — model" in render_report(report) and "tools in the system message" in render_report(report)
+    assert json.loads(export_json(report))["report"]["selector"]["settings"]["tools_in_prompt"] is True

@@ -99,7 +99,7 @@ def test_audit_through_the_real_server_records_model_settings_tokens_and_latency
     real: str, files: dict[str, Path], tmp_path: Path
 ) -> None:
     env = live_env(real, tmp_path)
-    # No generated cases: on a busy 2-core machine each call takes up to ~30 s, and generation adds a dozen.
+    # No generated cases: on a busy 2-core machine each call takes up to ~65 s, and generation adds a dozen.
     args = ["audit", str(files["base"]), "--cases", str(files["cases"]), "--intents", "0", *LIVE]
     done = toolchoice(*args, "--format", "json", env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -154,15 +154,17 @@ def _by_id(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 @pytest.mark.corpus
-def test_eval_selector_on_50_labeled_cases_through_the_real_server(real: str, tmp_path: Path) -> None:
+def test_eval_selector_on_8_labeled_cases_through_the_real_server(real: str, tmp_path: Path) -> None:
     files = sorted(str(p) for p in shared_path("corpora", "labeled").glob("*.dev.json"))
-    args = ["eval-selector", *files, "--sample", "50", *LIVE]
+    # 8, not 50: with the tools in the prompt each call took 45-65 s on the shared 2-core machine (bench/RESULTS.md),
+    # so 50 cases overran the run timeout; the accuracy figures come from bench/bench_live_real.py instead.
+    args = ["eval-selector", *files, "--sample", "8", *LIVE]
     done = toolchoice(*args, env=live_env(real, tmp_path), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["selector"]["mode"] == "live_model" and result["selector"]["name"] == MODEL_ALIAS
     overall = result["overall"]
-    assert overall["cases"] == 50 and 0.0 <= overall["accuracy"] <= 1.0
+    assert overall["cases"] == 8 and 0.0 <= overall["accuracy"] <= 1.0
 
 
 def test_a_template_that_drops_the_tools_is_caught_on_the_real_server(
