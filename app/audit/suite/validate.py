@@ -1,12 +1,14 @@
 """The separate validation step for machine-written cases: can the expected answer be defended?
 
 The validator is deliberately a different scorer from the synthetic selector. It reads a request as a person
-checking the case would: only the words that name things count (example values and the frames' own filler
-words are set aside, since they say nothing about which tool fits). A tool's score is its weighted share of
-those words: each word weighs its rarity over the tool set (IDF) times where the tool has it (name 1.0, title or
-description 0.7, parameters only 0.4); the share is scaled by how many of the tool's own name words the request
-uses (0.2 + 0.8 x that fraction), and halved when the wording asks for another kind of action than the tool's
-(read, list, search, create, update, delete, send, run: from the request's verbs and the frames' cue phrases).
+checking the case would: only the words that name things count (example values and the frames' own filler words
+are set aside, since they say nothing about which tool fits; a filler word the request says as its own verb,
+outside any frame phrase, counts for the tools whose name says it when the rest of the request fits them). A
+tool's score is its weighted share of those words: each word weighs its rarity over the tool set (IDF) times
+where the tool has it (name 1.0, title or description 0.7, parameters only 0.4); the share is scaled by how many
+of the tool's own name words the request uses (0.2 + 0.8 x that fraction), and halved when the wording asks for
+another kind of action than the tool's (read, list, search, create, update, delete, send, run: from the
+request's verbs and the frames' cue phrases).
 
 For a positive case the expected tool must rank first; its confidence is 1 - 0.5 x (runner-up / top): a
 clear winner 1.0, a runner-up at 60% of the top 0.7, a tie 0.5. For a NO_TOOL case (near-miss or off-topic)
