@@ -75,3 +75,16 @@ def test_the_names_own_verb_when_the_description_says_another() -> None:
     rename = tool("rename_collection", "Renames a collection.", collection={"type": "string"})
     texts = [p.text for p in contrastive(count, [rename])]
     assert "Count the documents in the collection invoices." in texts, texts
+
+
+def test_what_sets_a_tool_apart_from_its_closest_rival_when_nothing_sets_it_apart_from_all() -> None:
+    text = {"type": "string"}
+    reaction = tool("add_issue_reaction", "Add a reaction to an issue.", issue_number=NUMBER, content=text)
+    rivals = [
+        tool("add_issue_comment_reaction", "Add a reaction to an issue comment.", comment_id=NUMBER, content=text),
+        tool("add_issue_comment", "Add a comment to an issue.", issue_number=NUMBER, body=text),
+    ]
+    said = [p.text for p in contrastive(reaction, rivals)]
+    # issue_number is shared with add_issue_comment, but it is what add_issue_comment_reaction lacks.
+    assert said and all("issue number 142" in s for s in said), said
+    assert not any("issue number" in p.text for p in contrastive(reaction, rivals[1:]))

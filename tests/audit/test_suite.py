@@ -120,3 +120,39 @@ def test_validator_marks_ambiguous_cases_exploratory() -> None:
         removed_tools=("get_weather",),
     )
     assert validator.validate(near, min_confidence=0.7).status == CaseStatus.EXPLORATORY
+
+
+GIT = toolset(
+    tool("git_commit", "Records changes to the repository", message={"type": "string"}),
+    tool("git_show", "Shows the contents of a commit", revision={"type": "string"}),
+    tool("git_status", "Shows the working tree status"),
+    tool("git_diff_unstaged", "Shows changes in the working directory that are not yet staged"),
+)
+
+
+def _scores(intent: str) -> dict[str, float]:
+    return CaseValidator(GIT).scores(intent)
+
+
+def test_a_frame_word_used_as_the_request_verb_counts_for_the_tool_named_by_it() -> None:
+    # "Show" is also a frame's word ("Show me ..."); said as the request's own verb it names git_show.
+    said = _scores("Show the contents of the commit 9f3c2e1.")
+    assert max(said, key=said.__getitem__) == "git_show"
+    # Inside a frame phrase it says nothing about which tool fits: git_commit's own name word wins.
+    framed = _scores("Show me the contents of the commit 9f3c2e1, please.")
+    assert max(framed, key=framed.__getitem__) == "git_commit"
+    # The verb alone does not make git_show fit a request whose object is another tool's.
+    alone = _scores("Show changes in the working directory.")
+    assert "git_show" not in alone and max(alone, key=alone.__getitem__) == "git_diff_unstaged"
+
+
+def test_twins_are_reported_as_indistinguishable_with_the_reason() -> None:
+    twins = toolset(
+        tool("create_event", "Creates a calendar event"),
+        tool("create_events", "Creates calendar events"),
+        tool("read_text_file", "Read the complete contents of a file as text."),
+        tool("read_file", "Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead."),
+    )
+    notes = " ".join(build_suite([twins]).notes)
+    assert "no request can tell create_event from create_events: their names differ only by a plural" in notes
+    assert "read_file is marked deprecated in favour of read_text_file" in notes

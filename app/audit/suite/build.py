@@ -12,6 +12,7 @@ from app.audit.suite.intents import TemplateCaseGenerator, contrastive_requests,
 from app.audit.suite.phrasing import Phrased, name_prefixes
 from app.audit.suite.targeting import MIN_SCORED_CHANGED, budgets, changed_tools, neighbours
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
+from app.audit.text import content_stems, has_token, split_identifier
 
 # The validator's note names the tool a case could not be told apart from.
 _RIVAL = re.compile(r"(?:validator expected |runner-up )([^;)\s]+)")
@@ -150,21 +151,38 @@ def _shortfalls(head: ToolSet, cases: list[Case], changed: list[str]) -> list[st
     for name in changed:
         if name in tools and scored[name] < MIN_SCORED_CHANGED:
             written = len(requests_for(tools[name], MAX_CANDIDATES))
-            why = _why(name, rivals) if name in rivals else f"its text gives only {written} distinct requests"
+            why = _why(name, rivals, tools) if name in rivals else f"its text gives only {written} distinct requests"
             notes.append(f"Changed tool {name} has {scored[name]} scored cases, not {MIN_SCORED_CHANGED}: {why}.")
     uncovered = [t.name for t in head.tools if t.description and not scored[t.name] and t.name not in changed]
     if uncovered:
-        shown = ", ".join(f"{n} ({_why(n, rivals)})" for n in uncovered[:5])
+        shown = ", ".join(f"{n} ({_why(n, rivals, tools)})" for n in uncovered[:5])
         more = f" and {len(uncovered) - 5} more" if len(uncovered) > 5 else ""
         count = "1 tool has" if len(uncovered) == 1 else f"{len(uncovered)} tools have"
         notes.append(f"{count} no scored case: {shown}{more}.")
     return notes
 
 
-def _why(name: str, rivals: dict[str, Counter[str]]) -> str:
+def _why(name: str, rivals: dict[str, Counter[str]], tools: Mapping[str, Tool]) -> str:
+    for other in tools:
+        twin = _twin(tools[name], tools[other]) if other != name else None
+        if twin:
+            return f"no request can tell {name} from {other}: {twin}"
     if name in rivals:
         return f"its requests also read as {rivals[name].most_common(1)[0][0]}"
     return "no request could be told apart from the other tools with confidence 0.7"
+
+
+def _twin(tool: Tool, rival: Tool) -> str | None:
+    """Why no request can tell two tools apart, when their definitions leave nothing to tell them by."""
+    mine, theirs = split_identifier(tool.name), split_identifier(rival.name)
+    if content_stems(" ".join(mine)) == content_stems(" ".join(theirs)):
+        same_words = [w.rstrip("s") for w in mine] == [w.rstrip("s") for w in theirs]
+        return "their names differ only by a plural" if same_words else "their names say the same words"
+    for old, new in ((tool, rival), (rival, tool)):
+        text = (old.description or "").lower()
+        if "deprecated" in text and "instead" in text and has_token(text, new.name.lower()):
+            return f"{old.name} is marked deprecated in favour of {new.name}, so both do the same job"
+    return None
 
 
 def _add_unique(cases: dict[str, Case], new: Any) -> None:

@@ -142,6 +142,30 @@ def _names_things(words: list[str]) -> bool:
 
 def _by_parameters(tool: Tool, reading: Reading, rivals: Sequence[Tool], variant: int) -> list[str]:
     """'Convert coordinates into an address for latitude 38.72 and longitude -9.14.'"""
+    distinct, members = _distinct_values(tool, rivals, variant)
+    if not distinct and len(rivals) > 1:
+        # Nothing sets it apart from all of them: what sets it apart from the one its requests read as most.
+        distinct = _distinct_values(tool, rivals[:1], variant)[0]
+    out = []
+    if any(v.text.count("/") == 1 and v.noun == "repository" for v in distinct):
+        distinct = [v for v in distinct if v.noun != "owner"]  # acme/webshop already says the owner
+    if distinct:
+        shown = distinct[:MAX_PARAMS]
+        # 'with the content "..." with the content format "..."': one value is said once.
+        shown = [v for i, v in enumerate(shown) if all(v.text != u.text for u in shown[:i])]
+        given = _joined([_said(v) for v in shown])
+        if _starts_with_head(reading):
+            # The object alone first: the fewer of the rivals' words a request repeats, the clearer it points.
+            out.append(f"{reading.verb} the {reading.head} {given}")
+        out.append(f"{reading.verb} {reading.object} {given}")
+    for member in members[:1]:
+        obj = f"the {reading.head}" if _starts_with_head(reading) else reading.object
+        out.append(f"{reading.verb} {obj} with {member.noun or member.param} {member.text}")
+    return [text for text in out if " the  " not in text]
+
+
+def _distinct_values(tool: Tool, rivals: Sequence[Tool], variant: int) -> tuple[list[Value], list[Value]]:
+    """Values of the parameters no rival takes, and of enum members no rival's definition says."""
     theirs = set().union(*(_stems(" ".join(p for p in r.properties)) for r in rivals))
     their_text = " ".join(str(r.definition()).lower() for r in rivals)
     distinct: list[Value] = []
@@ -154,25 +178,13 @@ def _by_parameters(tool: Tool, reading: Reading, rivals: Sequence[Tool], variant
         value = param_value(param, spec, tool=tool, required=param in tool.required, variant=variant)
         if value is None and spec.get("type") in ("number", "integer"):
             value = named_value(param, variant=variant)
-        if value is None:
-            continue
+        if value is None or value.text.startswith(("{", "[")):
+            continue  # an object's or a list's value: no person writes it inside a sentence
         if not _stems(" ".join(split_identifier(param))) <= theirs:
             distinct.append(value)
         elif value.source == "enum" and value.text.lower() not in their_text and _PLAIN.fullmatch(value.text):
             members.append(value)
-    out = []
-    if any(v.text.count("/") == 1 and v.noun == "repository" for v in distinct):
-        distinct = [v for v in distinct if v.noun != "owner"]  # acme/webshop already says the owner
-    if distinct:
-        given = _joined([_said(v) for v in distinct[:MAX_PARAMS]])
-        if _starts_with_head(reading):
-            # The object alone first: the fewer of the rivals' words a request repeats, the clearer it points.
-            out.append(f"{reading.verb} the {reading.head} {given}")
-        out.append(f"{reading.verb} {reading.object} {given}")
-    for member in members[:1]:
-        obj = f"the {reading.head}" if _starts_with_head(reading) else reading.object
-        out.append(f"{reading.verb} {obj} with {member.noun or member.param} {member.text}")
-    return [text for text in out if " the  " not in text]
+    return distinct, members
 
 
 def _starts_with_head(reading: Reading) -> bool:
@@ -187,10 +199,15 @@ def _starts_with_head(reading: Reading) -> bool:
 def _joined(said: list[str]) -> str:
     """'for latitude 38.72 and longitude -9.14', 'for path /a/b since 2026-02-01'."""
     out = ""
+    named = False  # 'for' said once: 'with the body "..." for commit 9f3c2e1', not '... and commit 9f3c2e1'
     for part in said:
         free = part.startswith(("with ", "since ", "until ", "after ", "before "))
-        glue = "" if not out else (" " if free else " and ")
-        out += glue + (part if free or out else f"for {part}")
+        if free:
+            out += (" " if out else "") + part
+            continue
+        out += (" and " if out else "for ") if named else (" for " if out else "for ")
+        out += part
+        named = True
     return out
 
 
@@ -202,6 +219,8 @@ def _said(value: Value) -> str:
     if value.noun and set(kept) < set(value.noun.split()):
         kept = value.noun.split()  # 'pull_number' -> 'pull request'; 'inward_issue_key' stays 'inward issue'
     text = f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
+    if text.startswith("#") and "number" in words:
+        text = f"number {value.text}"  # 'issue number 142': the parameter's own word, as a person says it
     if kept[0] in ("since", "until", "after", "before"):
         return f"{kept[0]} {text}"
     if value.role in ("content", "query"):

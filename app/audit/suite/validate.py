@@ -1,12 +1,14 @@
 """The separate validation step for machine-written cases: can the expected answer be defended?
 
 The validator is deliberately a different scorer from the synthetic selector. It reads a request as a person
-checking the case would: only the words that name things count (example values and the frames' own filler
-words are set aside, since they say nothing about which tool fits). A tool's score is its weighted share of
-those words: each word weighs its rarity over the tool set (IDF) times where the tool has it (name 1.0, title or
-description 0.7, parameters only 0.4); the share is scaled by how many of the tool's own name words the request
-uses (0.2 + 0.8 x that fraction), and halved when the wording asks for another kind of action than the tool's
-(read, list, search, create, update, delete, send, run: from the request's verbs and the frames' cue phrases).
+checking the case would: only the words that name things count (example values and the frames' own filler words
+are set aside, since they say nothing about which tool fits; a filler word the request says as its own verb,
+outside any frame phrase, counts for the tools whose name says it when the rest of the request fits them). A
+tool's score is its weighted share of those words: each word weighs its rarity over the tool set (IDF) times
+where the tool has it (name 1.0, title or description 0.7, parameters only 0.4); the share is scaled by how many
+of the tool's own name words the request uses (0.2 + 0.8 x that fraction), and halved when the wording asks for
+another kind of action than the tool's (read, list, search, create, update, delete, send, run: from the
+request's verbs and the frames' cue phrases).
 
 For a positive case the expected tool must rank first; its confidence is 1 - 0.5 x (runner-up / top): a
 clear winner 1.0, a runner-up at 60% of the top 0.7, a tie 0.5. For a NO_TOOL case (near-miss or off-topic)
@@ -43,6 +45,8 @@ OTHER_KIND_FACTOR = 0.5
 # A parameter named right before its value ("latitude 38.72", "team slug M-1042"): the request supplies that
 # argument, so a tool taking a parameter of that name has the word as surely as if its name said it.
 GIVEN_WEIGHT = NAME_WEIGHT
+# Where a request's own verb stands: first, or after "Could you", "someone has to", "someone can".
+_VERB_AT = re.compile(r"^\W*(\w+)|\b(?:you|to|can) (\w+)", re.IGNORECASE)
 _VALUE = re.compile(r"\"[^\"]*\"|#\d+|\S*[/@]\S*|\b[A-Z]+-\d+\b|\bv?\d[\d.:-]*\b")
 
 
@@ -99,6 +103,16 @@ def _given(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _frame_free_verbs(text: str) -> frozenset[str]:
+    """Stems of the request's own verbs when no frame phrase is in it ("Show the commit", not "Show me ...")."""
+    lowered = text.lower()
+    for phrases in lexicon()["cues"].values():
+        if any(re.search(rf"\b{re.escape(p)}\b", lowered) for p in phrases):
+            return frozenset()
+    found = (m.group(1) or m.group(2) for m in _VERB_AT.finditer(text))
+    return frozenset(t for w in found for t in content_stems(w))
+
+
 class CaseValidator:
     """Scores requests against one tool set by weighted coverage and the tools' kinds of action."""
 
@@ -122,6 +136,7 @@ class CaseValidator:
             self.param_names.append(frozenset(content_stems(param_words)))
             df.update(weights)
         n = len(self.fields)
+        self.named = frozenset(t for slots in self.name_terms for slot in slots for t in slot)
         self.idf = {t: math.log((1 + n) / (1 + c)) + 1.0 for t, c in df.items()}
         ordered = sorted(self.idf.values())
         self.unknown_idf = ordered[len(ordered) // 2] if ordered else 1.0
@@ -137,7 +152,9 @@ class CaseValidator:
         it they count against every tool, at a median rarity (a NO_TOOL case may ask for something absent).
         """
         filler = _filler()
-        terms = [t for t in dict.fromkeys(content_stems(_VALUE.sub(" ", text))) if t not in filler]
+        # A frame word the request uses as its own verb counts, but only for the tools whose name says it.
+        verbs = _frame_free_verbs(text) & filler & self.named
+        terms = [t for t in dict.fromkeys(content_stems(_VALUE.sub(" ", text))) if t not in filler or t in verbs]
         weight = {t: self.idf.get(t, 0.0 if known_only else self.unknown_idf) for t in terms}
         total = sum(weight.values())
         if not total:
@@ -145,14 +162,20 @@ class CaseValidator:
         kind = asked_kind(text)
         given = _given(text)
         acc: dict[int, float] = defaultdict(float)
+        own: set[int] = set()
         for t in terms:
             for i in self.postings.get(t, ()):
+                if t in filler and self.fields[i][t] != NAME_WEIGHT:
+                    continue
                 where = GIVEN_WEIGHT if t in given and t in self.param_names[i] else self.fields[i][t]
                 acc[i] += weight[t] * where
+                if t not in filler:
+                    own.add(i)
         out = {}
         asked = set(terms)
         for i, s in acc.items():
-            if self.names[i] in removed:
+            # The verb alone ("Show changes" for git_show) does not make a tool fit: the rest must say it too.
+            if self.names[i] in removed or i not in own:
                 continue
             named = self.name_terms[i]
             said = sum(1 for slot in named if slot & asked) / len(named) if named else 0.0
