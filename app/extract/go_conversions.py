@@ -18,8 +18,8 @@ from app.extract.common import FileResult, Unresolved
 from app.extract.treesitter import fail, short, text
 
 # `tool.Tool.Name`: the parameter, the path to the converted tool inside it.
-_NAME_PATH = re.compile(r"^(\w+)((?:\.\w+)*)\.Name$")
-_NIL_CHECK = re.compile(r"^(\w+(?:\.\w+)*)\.(\w+)\s*==\s*nil$")
+_NAME_PATH = re.compile(r"^(\w+)((?:\.\w++)*)\.Name$")
+_NIL_CHECK = re.compile(r"^(\w+(?:\.\w++)*)\.(\w+)\s*==\s*nil$")
 _EMPTY = re.compile(r"^(?:make\(\s*((?:map\[|\[\])[^,()]*?)\s*(?:,\s*\d+\s*)?\)|((?:map\[|\[\])[^{]*)\{\s*\})$")
 
 
