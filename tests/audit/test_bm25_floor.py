@@ -53,6 +53,7 @@ def test_a_corpus_of_one_list_cannot_reach_the_threshold() -> None:
 
 
 @pytest.mark.corpus
+@pytest.mark.slow
 def test_committed_profile_stays_above_the_floor_on_every_dev_file() -> None:
     files = sorted(shared_path("corpora", "labeled").glob("*.dev.json"))
     rows, overall, _, _ = beside_floor(synthetic_selector(), files)
@@ -66,6 +67,7 @@ def test_committed_profile_stays_above_the_floor_on_every_dev_file() -> None:
 
 
 @pytest.mark.corpus
+@pytest.mark.slow
 def test_synthetic_beats_the_floor_on_the_natural_set() -> None:
     shared_path("corpora", "servers")
     rows, overall, _, _ = beside_floor(synthetic_selector(), [NATURAL])
