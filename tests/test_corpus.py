@@ -15,7 +15,8 @@ from app.render.markdown import render_comparison
 from app.selector_factory import synthetic_selector
 from tests.conftest import SHARED, shared_path
 
-pytestmark = pytest.mark.corpus
+# Every real server and pair through the whole audit: minutes with the sentence embedding, so CI's slow run has them.
+pytestmark = [pytest.mark.corpus, pytest.mark.slow]
 
 SERVERS = sorted((SHARED / "corpora" / "servers").glob("*.json"))
 PAIRS = sorted({p.name.rsplit("__", 1)[0] for p in (SHARED / "corpora" / "pairs").glob("*__base.json")})

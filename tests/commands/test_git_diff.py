@@ -99,6 +99,7 @@ def test_config_and_cases_come_from_the_base(repo: GitWork) -> None:
     assert any("changes .github/toolchoice.yml" in note for note in sides.notes)
 
 
+@pytest.mark.slow
 def test_formats_and_gates_match_diff(repo: GitWork) -> None:
     text = toolchoice("diff", "--git", "main", cwd=repo.root)
     assert text.returncode == 0, text.stderr

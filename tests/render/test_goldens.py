@@ -53,6 +53,7 @@ def _quotes(path: Path) -> set[str]:
 
 
 @pytest.mark.corpus
+@pytest.mark.slow
 @pytest.mark.parametrize("name", pair_names(PAIRS) if PAIRS.is_dir() else ["(no pairs)"])
 def test_pair_comment_matches_its_golden_file_and_quotes_no_description(name: str) -> None:
     if not PAIRS.is_dir():
