@@ -111,3 +111,65 @@ def test_on_real_servers_most_cases_are_scored_and_uncovered_tools_are_explained
             count = "1 tool has" if len(uncovered) == 1 else f"{len(uncovered)} tools have"
             assert any(f"{count} no scored case" in n for n in suite.notes), path.name
     assert scored / generated >= 0.5, f"{scored}/{generated}"
+
+
+
+# Two chat tools whose first versions say nothing apart ("Post a message." / "Send a message."), then a head
+# that scopes them: the base's text defends "post the message" as post_reply, the fuller head's reads it as
+# send_message just as much.
+CHAT_BASE = toolset(
+    tool("send_message", "Send a message.", channel={"type": "string"}, text={"type": "string"}),
+    tool("post_reply", "Post a message.", ticket_id={"type": "string"}, text={"type": "string"}),
+    tool("get_ticket", "Fetches one helpdesk ticket by its id.", ticket_id={"type": "string"}),
+)
+CHAT_HEAD = toolset(
+    tool(
+        "send_message",
+        "Sends a chat message to an internal team channel. Do not use it to answer a customer on a ticket.",
+        channel={"type": "string"},
+        text={"type": "string"},
+    ),
+    tool(
+        "post_reply",
+        "Sends a reply to the customer on a ticket; the customer receives it by email.",
+        ticket_id={"type": "string"},
+        text={"type": "string"},
+    ),
+    tool("get_ticket", "Fetches one helpdesk ticket by its id.", ticket_id={"type": "string"}),
+)
+
+
+def _generated(cases: list[Case], tool_name: str) -> dict[str, Case]:
+    return {c.intent: c for c in cases if c.expected == tool_name and c.family == CaseFamily.POSITIVE}
+
+
+def test_a_request_the_fuller_version_reads_as_a_rival_is_contested() -> None:
+    alone = _generated(build_suite([CHAT_BASE]).cases, "post_reply")
+    together = _generated(build_suite([CHAT_BASE, CHAT_HEAD]).cases, "post_reply")
+    vague = [i for i, c in alone.items() if c.scored and "ticket" not in i.lower()]
+    assert vague, "the base alone should defend some post_reply request that names no ticket"
+    for intent in vague:
+        case = together[intent]
+        assert not case.scored and case.confidence < 0.7
+        assert "contested: the fuller version of its text reads it as send_message" in (case.note or "")
+    # The head's own requests, which the base cannot place at all, stay scored: nothing contests them.
+    assert any(c.scored and "customer" in i.lower() for i, c in together.items())
+
+
+def test_a_vaguer_head_cannot_hide_its_regressions() -> None:
+    # The same change the other way round: the head thins post_reply out. The base's requests are judged by
+    # the base's fuller text and stay scored, so the head's failures on them count; the head's vague
+    # requests are the contested ones.
+    suite = build_suite([CHAT_HEAD, CHAT_BASE])
+    from_base = build_suite([CHAT_HEAD]).cases
+    kept = {i for i, c in _generated(from_base, "post_reply").items() if c.scored}
+    together = _generated(suite.cases, "post_reply")
+    assert kept and all(together[i].scored for i in kept)
+    assert any("contested" in (c.note or "") for c in together.values())
+
+
+def test_an_unchanged_tool_is_never_contested() -> None:
+    # get_ticket is the same on both sides: a rival's new text that reads its requests as its own would be a
+    # regression of that rival's change, so it must stay in the score.
+    suite = build_suite([CHAT_BASE, CHAT_HEAD])
+    assert not [c for c in _generated(suite.cases, "get_ticket").values() if "contested" in (c.note or "")]

@@ -11,7 +11,7 @@ from app.audit.models import Case, CaseFamily, Suite, Tool, ToolSet
 from app.audit.suite.intents import TemplateCaseGenerator, contrastive_requests, positive_case, requests_for
 from app.audit.suite.phrasing import Phrased, name_prefixes
 from app.audit.suite.targeting import MIN_SCORED_CHANGED, budgets, changed_tools, neighbours
-from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
+from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator, SideValidator
 from app.audit.text import content_stems, has_token, split_identifier
 
 # The validator's note names the tool a case could not be told apart from.
@@ -40,8 +40,11 @@ def build_suite(
 
     User cases are kept as given. Generated cases come from every side's own text (a tool whose
     description changed gets requests from both versions, so neither side writes the exam alone);
-    identical requests are merged. With two sides (base, head) the tools the change touches and their
-    neighbours get more requests (app/audit/suite/targeting.py). The default generator is deterministic and
+    identical requests are merged. A generated request that the other version of its tool, the one whose text
+    says more about it, reads as another tool's at least as much is contested and exploratory (validate.py,
+    SideValidator): the fuller text shows the request was ambiguous, not that the change broke it. With two
+    sides (base, head) the tools the change touches and their neighbours get more requests
+    (app/audit/suite/targeting.py). The default generator is deterministic and
     validated by a separate scorer (app/audit/suite/validate.py); a tool left with too few scored cases gets
     further requests until it has them or its candidates run out, and the suite's notes say which tools
     could not be covered and why. A model-backed generator validates its own cases.
@@ -54,8 +57,9 @@ def build_suite(
         changed = changed_tools(toolsets[0], toolsets[-1]) if len(toolsets) == 2 else []
         plan = budgets(toolsets[0], toolsets[-1], per_tool=intents_per_tool) if changed else {}
         generated: dict[tuple[str, str, tuple[str, ...]], Case] = {}
-        for toolset in toolsets:
-            validator = CaseValidator(toolset)
+        validators = [CaseValidator(t) for t in toolsets]
+        for side, toolset in enumerate(toolsets):
+            validator = SideValidator(validators[side], [v for i, v in enumerate(validators) if i != side])
             new = TemplateCaseGenerator().generate(
                 toolset, per_tool=intents_per_tool, negatives=negatives, budgets=plan
             )
@@ -83,7 +87,7 @@ def _scored_per_tool(cases: Any) -> Counter[str]:
 def _top_up(
     toolset: ToolSet,
     generated: dict[tuple[str, str, tuple[str, ...]], Case],
-    validator: CaseValidator,
+    validator: SideValidator,
     *,
     targets: Mapping[str, int],
     given: Sequence[Case],

@@ -24,7 +24,7 @@ import re
 from collections import Counter, defaultdict
 from functools import cache
 
-from app.audit.models import NO_TOOL, Case, CaseStatus, Tool, ToolSet
+from app.audit.models import NO_TOOL, Case, CaseStatus, Provenance, Tool, ToolSet
 from app.audit.suite.reading import base_verb, lexicon, read_tool, verb_classes
 from app.audit.text import content_stems, split_identifier, words
 
@@ -119,6 +119,7 @@ class CaseValidator:
     def __init__(self, toolset: ToolSet) -> None:
         self.names = toolset.names()
         self.kinds = [read_tool(t).verb_class for t in toolset.tools]
+        self.said = {t.name: frozenset(content_stems(f"{t.title or ''} {t.description or ''}")) for t in toolset.tools}
         self.fields: list[dict[str, float]] = []
         self.name_terms: list[list[frozenset[str]]] = []
         self.param_names: list[frozenset[str]] = []
@@ -144,6 +145,11 @@ class CaseValidator:
         for i, weights in enumerate(self.fields):
             for t in weights:
                 self.postings[t].append(i)
+
+    def says_more(self, other: CaseValidator, name: str) -> bool:
+        """Whether this version's text says more about tool `name` than `other`'s (both have the tool)."""
+        mine, theirs = self.said.get(name), other.said.get(name)
+        return mine is not None and theirs is not None and len(mine - theirs) > len(theirs - mine)
 
     def scores(self, text: str, *, removed: tuple[str, ...] = (), known_only: bool = True) -> dict[str, float]:
         """Each tool's share (0-1) of the request's words, weighted by rarity and by where the tool has them.
@@ -208,3 +214,45 @@ class CaseValidator:
         status = CaseStatus.SCORED if confidence >= min_confidence else CaseStatus.EXPLORATORY
         joined = f"{case.note}; {note}" if case.note else note
         return case.model_copy(update={"confidence": confidence, "status": status, "note": joined})
+
+
+# A contested request: the other version reads it as a rival's at least as much as the expected tool's, on
+# at least this share of the evidence that defended it on its own side.
+CONTEST_SHARE = 0.5
+
+
+class SideValidator:
+    """Validates a generated case on the side whose text wrote it, then against the other versions.
+
+    Only a version whose own text says more about the expected tool (more content words in its name, title
+    and description) can contest a case: when that fuller text reads the request as a rival's at least as
+    much, the request was ambiguous and the thinner text only hid it ("Post a message." defends "Could you
+    post the message for me?" as post_reply; "Sends a reply to the customer on a ticket" does not). Such a
+    case is exploratory, with the confidence the fuller version gives it. A version that says less, or has the
+    tool unchanged, never contests: a rewrite that makes a tool vaguer, or a rival that grabs its requests,
+    must show as a regression, not vanish from the suite.
+    """
+
+    def __init__(self, own: CaseValidator, others: list[CaseValidator]) -> None:
+        self.own = own
+        self.others = others
+
+    def validate(self, case: Case, *, min_confidence: float) -> Case:
+        checked = self.own.validate(case, min_confidence=min_confidence)
+        if not checked.scored or case.expected == NO_TOOL or case.provenance != Provenance.AI_GENERATED:
+            return checked
+        mine = self.own.scores(case.intent, removed=case.removed_tools)
+        floor = CONTEST_SHARE * mine.get(case.expected, 0.0)
+        for other in self.others:
+            if other.says_more(self.own, case.expected):
+                scores = other.scores(case.intent, removed=case.removed_tools)
+                rival = max(
+                    ((s, n) for n, s in scores.items() if n != case.expected), key=lambda r: (r[0], r[1]), default=None
+                )
+                if rival is not None and rival[0] >= max(floor, scores.get(case.expected, 0.0)):
+                    theirs = other.validate(case, min_confidence=min_confidence)
+                    note = f"{checked.note}; contested: the fuller version of its text reads it as {rival[1]}"
+                    return checked.model_copy(
+                        update={"confidence": theirs.confidence, "status": CaseStatus.EXPLORATORY, "note": note}
+                    )
+        return checked
