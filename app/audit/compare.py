@@ -119,6 +119,7 @@ def _delta(case: Case, b: Run | None, a: Run | None, kind: str, why: str) -> Cas
         after_selected=a.selected if a and not a.why.startswith("not run") else None,
         kind=kind,
         why=why,
+        removed_tools=list(case.removed_tools),
     )
 
 

@@ -147,6 +147,7 @@ class CaseDelta(BaseModel):
     after_selected: str | None
     kind: str  # "regression", "improvement", "unstable", "coverage_added", "coverage_removed"
     why: str = ""
+    removed_tools: list[str] = []  # tools left out of the list for this case (a near-miss expects NO_TOOL)
 
 
 class Comparison(BaseModel):

@@ -117,3 +117,21 @@ def test_check_output_within_limits_and_text_output() -> None:
     assert len(out.title) <= 255 and "regression" in out.title
     text = render_text(c)
     assert text.index("REGRESSIONS") < text.index("IMPROVEMENTS") and "synthetic" in text
+
+
+def test_a_near_miss_regression_names_the_tool_left_out() -> None:
+    # "List the support agents …" expecting NO_TOOL reads as a mistake unless the comment says list_agents was
+    # taken out of the list for that case.
+    from app.audit.models import Provenance
+    from app.audit.results import CaseDelta
+    from app.render.environment import environment
+
+    delta = CaseDelta(
+        case_id="nearmiss-list_agents", intent="List the support agents.", expected="NO_TOOL",
+        provenance=Provenance.AI_GENERATED, before_selected="NO_TOOL", after_selected="send_message",
+        kind="regression", removed_tools=["list_agents"],
+    )  # fmt: skip
+    table = environment().get_template("macros.md.j2").module.case_table([delta])
+    assert "`NO_TOOL` (with `list_agents` left out)" in table
+    plain = table.replace("`NO_TOOL` (with `list_agents` left out)", "")
+    assert "left out" not in plain
