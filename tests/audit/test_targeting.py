@@ -113,7 +113,6 @@ def test_on_real_servers_most_cases_are_scored_and_uncovered_tools_are_explained
     assert scored / generated >= 0.5, f"{scored}/{generated}"
 
 
-
 # Two chat tools whose first versions say nothing apart ("Post a message." / "Send a message."), then a head
 # that scopes them: the base's text defends "post the message" as post_reply, the fuller head's reads it as
 # send_message just as much.
