@@ -225,12 +225,12 @@ class SideValidator:
     """Validates a generated case on the side whose text wrote it, then against the other versions.
 
     Only a version whose own text says more about the expected tool (more content words in its title and
-    description that the other lacks than the other way round) can contest a case: when that fuller text reads the request as a rival's at least as
-    much, the request was ambiguous and the thinner text only hid it ("Post a message." defends "Could you
-    post the message for me?" as post_reply; "Sends a reply to the customer on a ticket" does not). Such a
-    case is exploratory, with the confidence the fuller version gives it. A version that says less, or has the
-    tool unchanged, never contests: a rewrite that makes a tool vaguer, or a rival that grabs its requests,
-    must show as a regression, not vanish from the suite.
+    description that the other lacks than the other way round) can contest a case: when that fuller text
+    reads the request as a rival's at least as much, the request was ambiguous and the thinner text only hid
+    it ("Post a message." defends "Could you post the message for me?" as post_reply; "Sends a reply to the
+    customer on a ticket" does not). Such a case is exploratory, with the confidence the fuller version gives
+    it. A version that says less, or has the tool unchanged, never contests: a rewrite that makes a tool
+    vaguer, or a rival that grabs its requests, must show as a regression, not vanish from the suite.
     """
 
     def __init__(self, own: CaseValidator, others: list[CaseValidator]) -> None:
