@@ -20,6 +20,13 @@ from .helpers import tool
 
 # Fragments of the old templates that must never reach a person again.
 LEAKS = ("I need something that handles", "Fetches:", "handles fetches", " — sample", "Please please", "the details of")
+# Stock scenes of earlier frames that no person writes ("I'm stuck until someone can ...", "... before the meeting"),
+# and description wording addressed to the model ("to your account or specified organization", "and/or").
+STAGED = re.compile(
+    r"before the meeting|stuck until someone|\bBefore Friday\b|since Friday|\bor (?:specified|provided) \w"
+    r"|current or provided|and/or|\byour\b|\bby (?:its|their) id\b",
+    re.IGNORECASE,
+)
 # Description words a person asking would not say ("the specific user dana", "a given position").
 DESCRIPTION_ISMS = re.compile(r"\b(?:the|a|an) (?:specific|specified|given|particular) \w", re.IGNORECASE)
 # An object that names no thing ("fill the out", "change the simulated", "Wait for saying ...").
@@ -48,7 +55,7 @@ def _assert_readable(intents: list[str]) -> None:
         assert "{" not in intent and "  " not in intent, intent
         words = intent.lower().split()
         assert all(a != b for a, b in itertools.pairwise(words) if a.isalpha()), intent
-        for defect in (DESCRIPTION_ISMS, NO_THING, BARE_VERBS):
+        for defect in (DESCRIPTION_ISMS, NO_THING, BARE_VERBS, STAGED):
             assert not defect.search(intent), intent
 
 
@@ -78,7 +85,7 @@ def test_description_action_becomes_the_users_imperative_with_a_value() -> None:
     reading = read_tool(ticket)
     assert (reading.verb, reading.verb_class, reading.head) == ("fetch", "read", "helpdesk ticket")
     explicit = [p.text for p in phrasings(ticket) if p.phrasing == Phrasing.EXPLICIT]
-    assert explicit[0] == "Fetch the helpdesk ticket T-1042 by its id."
+    assert explicit[0] == "Fetch the helpdesk ticket T-1042."
 
 
 def test_every_tool_gets_three_families() -> None:
@@ -161,7 +168,7 @@ def test_frames_need_a_thing_and_verbs_keep_their_preposition() -> None:
 def test_read_indirect_frame_and_description_words() -> None:
     commit = tool("git_show", "Shows the contents of a specific commit.", revision={"type": "string"})
     texts = [p.text for p in phrasings(commit)]
-    assert "I need to check the commit 9f3c2e1 before the meeting." in texts, texts
+    assert "I need to check the commit 9f3c2e1." in texts, texts
     assert not any("specific" in x for x in texts), texts
     directory = tool("create_directory", "Create a new directory or ensure a directory exists.")
     assert read_tool(directory).head == "directory"
@@ -173,3 +180,42 @@ def test_a_sql_tools_query_is_a_statement_not_search_words() -> None:
     assert any('"SELECT ' in x for x in texts) and not any("login timeout" in x for x in texts), texts
     search = tool("search_docs", "Search the documentation.", query={"type": "string"})
     assert any('"login timeout"' in p.text for p in phrasings(search))
+
+
+def test_the_passive_frame_puts_the_verb_before_its_complement() -> None:
+    """'The issue PROJ-123 still needs to be assigned to the user dana.', not '... PROJ-123 to the user dana still
+    needs to be assigned'; a tool that only reads gets no such frame ('The tables still need to be listed')."""
+    assign = tool(
+        "assign_issue",
+        "Assigns a Jira issue to a user.",
+        issue_key={"type": "string", "examples": ["PROJ-123"]},
+        assignee={"type": "string"},
+    )
+    texts = [p.text for p in phrasings(assign)]
+    passive = [x for x in texts if "still needs to be" in x or x.startswith("Can we get")]
+    assert passive, texts
+    assert all(re.search(r"(still needs to be|Can we get .*) assigned to ", x) for x in passive), passive
+    tables = tool("list_tables", "Lists the tables in the database.")
+    assert not any("still need" in p.text or p.text.startswith("Can we get") for p in phrasings(tables))
+
+
+def test_description_wording_a_person_would_not_say_is_trimmed() -> None:
+    fork = tool(
+        "fork_repository",
+        "Fork a GitHub repository to your account or specified organization.",
+        owner={"type": "string"},
+        repo={"type": "string"},
+    )
+    texts = [p.text for p in phrasings(fork)]
+    assert "Fork the GitHub repository acme/webshop to my account." in texts, texts
+    assert checked("Get the file /srv/app/config.yaml or directory") == "Get the file /srv/app/config.yaml."
+
+
+def test_search_texts_fit_what_the_tool_searches() -> None:
+    places = tool("maps_search_places", "Search for places using the Google Places API.", query={"type": "string"})
+    events = tool("search_events", "Search calendar events by text.", q={"type": "string"})
+    code = tool("search_code", "Search code across repositories.", query={"type": "string"})
+    assert '"coffee near Union Square"' in phrasings(places)[0].text
+    assert any('"dentist appointment"' in p.text for p in phrasings(events))
+    code_texts = [p.text for p in phrasings(code)]
+    assert any('"parseConfig"' in x for x in code_texts) and not any("codes" in x for x in code_texts), code_texts

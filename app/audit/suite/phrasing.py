@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllLemmas, getInflection
 
 from app.audit.models import Phrasing, Tool
 from app.audit.suite.reading import Reading, lexicon, plural, read_tool, singular, verb_classes
@@ -73,6 +73,8 @@ def phrasings(tool: Tool, *, variant: int = 0, prefixes: frozenset[str] = frozen
 
 def checked(text: str) -> str | None:
     """The request as a finished sentence, or None when it would not read as one."""
+    for pattern, replacement in _trims():
+        text = pattern.sub(replacement, text)
     text = re.sub(r"\s+", " ", text).strip()
     text = re.sub(r"\s+([,.?!:])", r"\1", text)
     # "the specific user dana", "a given position": words of a description, not of a person asking.
@@ -88,6 +90,12 @@ def checked(text: str) -> str | None:
     if not 3 <= len(words) <= _MAX_WORDS or any(a == b and a.isalpha() for a, b in itertools.pairwise(words)):
         return None
     return text
+
+
+@cache
+def _trims() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Description wording a person would not say, with what to say instead (phrasings.yml `trims`)."""
+    return tuple((re.compile(pattern), replacement) for pattern, replacement in lexicon().get("trims", []))
 
 
 def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozenset[str]) -> list[Phrased]:
@@ -217,8 +225,11 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
     own = frames.get(reading.verb_class, []) if (fits is None or verb in fits) and reading.verb_class != "other" else []
     # "Would you mark the pull request?": a verb that needs more than its object says nothing alone.
     other = [] if verb in lexicon().get("complement", []) else frames.get("other", [])
+    passive = reading.verb_class not in lexicon().get("no_passive", [])
     for frame in [*own, *other]:
         needed = set(_SLOT.findall(frame))
+        if "done" in needed and not passive:
+            continue
         if needed <= {k for k, v in slots.items() if v is not None}:
             out.append(Phrased(frame.format(**{k: v or "" for k, v in slots.items()}), phrasing))
     return out
@@ -246,8 +257,14 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text):
         obj = f"{phrase} of {ref.noun} {_spoken(ref)}"
     where = f" in {_spoken(scope)}" if scope and scope is not target else ""
+    many = singular(head) != head
+    subj, rest = _split_complement(obj) if head else (None, None)
     return {
-        "be": "are" if singular(head) != head else "is",
+        "subj": subj,
+        "rest": rest,
+        "be": "are" if many else "is",
+        "needs": "need" if many else "needs",
+        "done": _participle(reading.verb),
         "obj": obj if head else None,
         "thing": singular(head) if head else None,
         "objs": plural(head) if head else None,
@@ -257,6 +274,27 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         "target": _addressed(target) if target else None,
         "verb": _with_particle(reading.verb),
     }
+
+
+_COMPLEMENT = re.compile(r"\s(?:to|into|onto)\s(?!\w+\s(?:the|a|an|your|my)\b)")
+
+
+def _split_complement(obj: str) -> tuple[str, str]:
+    """'the issue PROJ-123 to the user dana' -> ('the issue PROJ-123', ' to the user dana'): the part that goes
+    after the verb when the object comes first. An infinitive ('ranges to access the clusters') stays."""
+    match = _COMPLEMENT.search(obj)
+    if match is None:
+        return obj, ""
+    return obj[: match.start()], obj[match.start() :]
+
+
+def _participle(verb: str) -> str | None:
+    """'merge' -> 'merged', 'take' -> 'taken'; None for a verb said with a preposition ('navigate to') or of
+    several words, which would leave the preposition dangling ("still needs to be navigated to")."""
+    if " " in verb.strip() or verb in lexicon().get("particles", {}):
+        return None
+    forms = getInflection(verb, tag="VBN")
+    return forms[0] if forms else None
 
 
 def _with_particle(verb: str) -> str:

@@ -101,13 +101,17 @@ def base_verb(word: str) -> str | None:
     return None
 
 
+# Nouns people do not count ("Look for code matching ...", not "codes").
+_UNCOUNTABLE = frozenset("code information data metadata content software feedback music news traffic".split())
+
+
 def plural(phrase: str) -> str:
     """'secret scanning alert' -> 'secret scanning alerts' (the last word inflected)."""
     words = phrase.split()
     if not words:
         return phrase
     last = words[-1]
-    if last.endswith("s") and not last.endswith("ss"):
+    if (last.endswith("s") and not last.endswith("ss")) or last.lower() in _UNCOUNTABLE:
         return phrase
     forms = getInflection(last, "NNS")
     return " ".join([*words[:-1], forms[0] if forms else last + "s"])

@@ -70,6 +70,19 @@ def _by_name() -> tuple[tuple[frozenset[str], tuple[str, ...], str, str], ...]:
     return tuple(rows)
 
 
+@cache
+def _queries() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
+    """example_values.yml `queries`: (words of a tool's name, search texts), in file order."""
+    data = yaml.safe_load(EXAMPLES_FILE.read_text(encoding="utf-8"))
+    return tuple((frozenset(map(str, e["when"])), tuple(map(str, e["values"]))) for e in data.get("queries", []))
+
+
+def _queries_for(tool: Tool) -> tuple[str, ...]:
+    """Search texts that fit what the tool searches (places, events, code...), or () to use the default ones."""
+    named = {w.lower() for w in split_identifier(tool.name)}
+    return next((texts for when, texts in _queries() if when & named), ())
+
+
 _BY_FORMAT = {
     "date": "2026-03-14",
     "date-time": "2026-03-14 09:30",
@@ -138,6 +151,8 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
         options = _SQL_WRITES if writes and "SELECT" not in (tool.description or "") else _SQL_READS
         return Value(param, options[variant % len(options)], "statement", "name", "statement")
     if (named := named_value(param, variant=variant)) is not None:
+        if named.role == "query" and (texts := _queries_for(tool)):
+            return Value(param, texts[variant % len(texts)], "query", "name", named.noun)
         return named
     if tokens[-1] == "ref":
         # A git ref is a branch a person names; elsewhere a ref is a machine reference ("startRef: e12").
