@@ -219,3 +219,21 @@ def test_search_texts_fit_what_the_tool_searches() -> None:
     assert any('"dentist appointment"' in p.text for p in phrasings(events))
     code_texts = [p.text for p in phrasings(code)]
     assert any('"parseConfig"' in x for x in code_texts) and not any("codes" in x for x in code_texts), code_texts
+
+
+def test_a_rename_says_the_new_name_and_a_query_tool_gives_its_query() -> None:
+    rename = tool(
+        "rename_collection",
+        "Renames a collection in a MongoDB database.",
+        database={"type": "string"},
+        collection={"type": "string"},
+        newName={"type": "string"},
+    )
+    texts = [p.text for p in phrasings(rename)]
+    assert not any(re.search(r"\bnamed\b", x) for x in texts), texts
+    assert any(" to invoices_archive" in x for x in texts), texts
+    sql = tool("run_query", "Runs a read-only SQL query.", sql={"type": "string"})
+    framed = [p.text for p in phrasings(sql) if p.phrasing != Phrasing.EXPLICIT]
+    assert framed and all('"SELECT ' in x for x in framed), framed
+    create = tool("create_table", "Create a new table.", query={"type": "string", "description": "CREATE TABLE SQL"})
+    assert any('"CREATE TABLE ' in p.text for p in phrasings(create))

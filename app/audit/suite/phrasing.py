@@ -173,7 +173,7 @@ def with_values(obj: str, head: str, values: list[Value]) -> str:
         if value in placed:
             continue
         if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
-            tail.insert(0, f"named {value.text}")
+            tail.insert(0, f"{'to' if _names_new(value) else 'named'} {value.text}")
         elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
             at = obj.lower().index(head.lower())
             before = re.sub(rf"{_DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
@@ -181,6 +181,11 @@ def with_values(obj: str, head: str, values: list[Value]) -> str:
         elif (mention := _mention(value)) is not None and not _repeats(mention, tail, obj):
             tail.append(mention)
     return " ".join([obj, *tail[:2]])
+
+
+def _names_new(value: Value) -> bool:
+    """`newName`, `new_title`: what a rename makes of the thing ("Rename the collection invoices to archive")."""
+    return "new" in (w.lower() for w in split_identifier(value.param))
 
 
 def _addressed(target: Value) -> str:
@@ -251,11 +256,15 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     target = next((v for v in values if v.noun in ("channel", "address", "user")), None)
     obj = phrase
     if ref is not None and not ref.noun and ref.param.lower().endswith("name"):
-        obj = f"{phrase} named {ref.text}"
+        obj = f"{phrase} {'to' if _names_new(ref) else 'named'} {ref.text}"
     elif ref is not None and (not ref.noun or ref.noun.split()[-1] in head.lower()):
         obj = phrase.replace(f"the {head}", f"the {head} {_spoken(ref)}", 1)
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text):
         obj = f"{phrase} of {ref.noun} {_spoken(ref)}"
+    statement = next((v for v in values if v.role == "statement"), None)
+    if statement is not None and head.split()[-1:] in (["query"], ["statement"], ["SQL"]) and f"the {head}" in obj:
+        # A query tool's request gives the query: 'Kick off the SQL query "SELECT ..."', not a bare 'the SQL query'.
+        obj = obj.replace(f"the {head}", f'the {head} "{statement.text}"', 1)
     where = f" in {_spoken(scope)}" if scope and scope is not target else ""
     many = singular(head) != head
     subj, rest = _split_complement(obj) if head else (None, None)

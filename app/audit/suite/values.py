@@ -96,6 +96,10 @@ _SQL = re.compile(r"\bSQL\b|\bSELECT\b|\bINSERT\b")
 _SQL_READS = ("SELECT id, total FROM orders WHERE total > 100", "SELECT count(*) FROM customers")
 # A write tool's description names INSERT first ("INSERT, UPDATE, or DELETE"), and so does its request.
 _SQL_WRITES = ("INSERT INTO orders (id, total) VALUES (42, 99.50)", "INSERT INTO customers (name) VALUES ('Dana')")
+_SQL_CREATES = (
+    "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)",
+    "CREATE TABLE refunds (id INTEGER, amount REAL)",
+)
 _ID_WORDS = frozenset("id ids key number num".split())
 _NUMBERED = frozenset("number num pr issue".split())
 _SPOKEN_NOUNS = {"pull": "pull request", "pr": "pull request", "mr": "merge request"}
@@ -145,10 +149,12 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
     if {"date", "since", "until", "after", "before"} & set(tokens):
         end = "until" in tokens or "before" in tokens
         return Value(param, "2026-03-01" if end else "2026-02-01", "other", "format", "date")
-    if set(tokens) & {"query", "sql", "statement"} and _SQL.search(tool.description or ""):
+    said = f"{tool.description or ''} {spec.get('description') or ''}"
+    if set(tokens) & {"query", "sql", "statement"} and _SQL.search(said):
         # A SQL tool's query is a statement, not search words ("login timeout" would not run).
         writes = re.search(r"\b(?:INSERT|UPDATE|DELETE)\b", tool.description or "")
         options = _SQL_WRITES if writes and "SELECT" not in (tool.description or "") else _SQL_READS
+        options = _SQL_CREATES if re.search(r"\bCREATE TABLE\b", said) else options
         return Value(param, options[variant % len(options)], "statement", "name", "statement")
     if (named := named_value(param, variant=variant)) is not None:
         if named.role == "query" and (texts := _queries_for(tool)):
