@@ -24,7 +24,7 @@ LEAKS = ("I need something that handles", "Fetches:", "handles fetches", " — s
 # and description wording addressed to the model ("to your account or specified organization", "and/or").
 STAGED = re.compile(
     r"before the meeting|stuck until someone|\bBefore Friday\b|since Friday|\bor (?:specified|provided) \w"
-    r"|current or provided|and/or|\byour\b|\bby (?:its|their) id\b",
+    r"|current or provided|and/or|\byour\b|\bby (?:its|their) id\b|\b(?:detailed|comprehensive|high-level) \w",
     re.IGNORECASE,
 )
 # Description words a person asking would not say ("the specific user dana", "a given position").
