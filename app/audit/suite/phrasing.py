@@ -271,6 +271,8 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     return {
         "subj": subj,
         "rest": rest,
+        "pwhere": "" if rest else where,
+        "ewhere": where if rest else "",
         "be": "are" if many else "is",
         "needs": "need" if many else "needs",
         "done": _participle(reading.verb),
