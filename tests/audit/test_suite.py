@@ -86,7 +86,7 @@ def test_suite_from_base_and_head_uses_both_texts() -> None:
     )
     suite = build_suite([TOOLS, head])
     intents = {c.intent for c in suite.cases if c.expected == "read_file"}
-    assert any("complete contents" in i for i in intents) and any("document" in i for i in intents)
+    assert any("the contents of" in i for i in intents) and any("document" in i for i in intents)
 
 
 def test_user_cases_are_kept_and_no_generation_when_zero_intents() -> None:
