@@ -93,6 +93,12 @@ def content_stems(text: str) -> list[str]:
     return [stem(w) for w in words(text) if w not in STOPWORDS]
 
 
+def folded_stems(text: str) -> list[str]:
+    """`content_stems` with a word's forms folded together (`match_stem`: "moved" and "move", "created" and
+    "create")."""
+    return [match_stem(w) for w in words(text) if w not in STOPWORDS]
+
+
 def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
     sa, sb = set(a), set(b)
     if not sa and not sb:

@@ -26,7 +26,7 @@ from functools import cache
 
 from app.audit.models import NO_TOOL, Case, CaseStatus, Provenance, Tool, ToolSet
 from app.audit.suite.reading import base_verb, lexicon, read_tool, verb_classes
-from app.audit.text import STOPWORDS, match_stem, split_identifier, words
+from app.audit.text import folded_stems, split_identifier, words
 
 # Cases whose expected answer cannot be defended with at least this confidence are exploratory.
 MIN_CONFIDENCE = 0.7
@@ -67,7 +67,7 @@ def _name_slots(name: str) -> list[frozenset[str]]:
         if word in ("or", "and"):
             joined = bool(slots)
             continue
-        stems = set(_stems(word))
+        stems = set(folded_stems(word))
         if not stems:
             continue
         if joined:
@@ -78,14 +78,9 @@ def _name_slots(name: str) -> list[frozenset[str]]:
     return [frozenset(s) for s in slots]
 
 
-def _stems(text: str) -> list[str]:
-    """Stems of the content words, a word's forms folded together ("moved" and "move", "created" and "create")."""
-    return [match_stem(w) for w in words(text) if w not in STOPWORDS]
-
-
 @cache
 def _filler() -> frozenset[str]:
-    return frozenset(_stems(lexicon()["filler"]))
+    return frozenset(folded_stems(lexicon()["filler"]))
 
 
 def asked_kind(text: str) -> str | None:
@@ -104,7 +99,7 @@ def _given(text: str) -> frozenset[str]:
     """Stems of the (up to two) words right before each example value: the parameters the request fills."""
     out: set[str] = set()
     for match in _VALUE.finditer(text):
-        out.update(_stems(" ".join(text[: match.start()].split()[-2:])))
+        out.update(folded_stems(" ".join(text[: match.start()].split()[-2:])))
     return frozenset(out)
 
 
@@ -115,7 +110,7 @@ def _frame_free_verbs(text: str) -> frozenset[str]:
         if any(re.search(rf"\b{re.escape(p)}\b", lowered) for p in phrases):
             return frozenset()
     found = (m.group(1) or m.group(2) for m in _VERB_AT.finditer(text))
-    return frozenset(t for w in found for t in _stems(w))
+    return frozenset(t for w in found for t in folded_stems(w))
 
 
 class CaseValidator:
@@ -124,22 +119,22 @@ class CaseValidator:
     def __init__(self, toolset: ToolSet) -> None:
         self.names = toolset.names()
         self.kinds = [read_tool(t).verb_class for t in toolset.tools]
-        self.said = {t.name: frozenset(_stems(f"{t.title or ''} {t.description or ''}")) for t in toolset.tools}
+        self.said = {t.name: frozenset(folded_stems(f"{t.title or ''} {t.description or ''}")) for t in toolset.tools}
         self.fields: list[dict[str, float]] = []
         self.name_terms: list[list[frozenset[str]]] = []
         self.param_names: list[frozenset[str]] = []
         df: Counter[str] = Counter()
         for tool in toolset.tools:
-            name = set(_stems(" ".join(split_identifier(tool.name))))
-            text = set(_stems(f"{tool.title or ''} {tool.description or ''}"))
-            params = set(_stems(_parameter_text(tool)))
+            name = set(folded_stems(" ".join(split_identifier(tool.name))))
+            text = set(folded_stems(f"{tool.title or ''} {tool.description or ''}"))
+            params = set(folded_stems(_parameter_text(tool)))
             weights = dict.fromkeys(params, PARAMETER_WEIGHT)
             weights.update(dict.fromkeys(text, TEXT_WEIGHT))
             weights.update(dict.fromkeys(name, NAME_WEIGHT))
             self.fields.append(weights)
             self.name_terms.append(_name_slots(tool.name))
             param_words = " ".join(" ".join(split_identifier(p)) for p in tool.properties)
-            self.param_names.append(frozenset(_stems(param_words)))
+            self.param_names.append(frozenset(folded_stems(param_words)))
             df.update(weights)
         n = len(self.fields)
         self.named = frozenset(t for slots in self.name_terms for slot in slots for t in slot)
@@ -165,7 +160,7 @@ class CaseValidator:
         filler = _filler()
         # A frame word the request uses as its own verb counts, but only for the tools whose name says it.
         verbs = _frame_free_verbs(text) & filler & self.named
-        terms = [t for t in dict.fromkeys(_stems(_VALUE.sub(" ", text))) if t not in filler or t in verbs]
+        terms = [t for t in dict.fromkeys(folded_stems(_VALUE.sub(" ", text))) if t not in filler or t in verbs]
         weight = {t: self.idf.get(t, 0.0 if known_only else self.unknown_idf) for t in terms}
         total = sum(weight.values())
         if not total:

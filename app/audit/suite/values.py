@@ -52,9 +52,15 @@ EXAMPLES_FILE = Path(__file__).with_name("example_values.yml")
 
 
 @cache
+def _examples() -> dict[str, Any]:
+    """example_values.yml, read once."""
+    return yaml.safe_load(EXAMPLES_FILE.read_text(encoding="utf-8"))
+
+
+@cache
 def _by_name() -> tuple[tuple[frozenset[str], tuple[str, ...], str, str], ...]:
     """example_values.yml: (name words that must all appear, values, role, noun), in file order."""
-    data = yaml.safe_load(EXAMPLES_FILE.read_text(encoding="utf-8"))
+    data = _examples()
     rows = []
     for n, entry in enumerate(data["values"], start=1):
         if entry.get("role") not in _ROLES or not entry.get("values"):
@@ -73,7 +79,7 @@ def _by_name() -> tuple[tuple[frozenset[str], tuple[str, ...], str, str], ...]:
 @cache
 def _queries() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
     """example_values.yml `queries`: (words of a tool's name, search texts), in file order."""
-    data = yaml.safe_load(EXAMPLES_FILE.read_text(encoding="utf-8"))
+    data = _examples()
     return tuple((frozenset(map(str, e["when"])), tuple(map(str, e["values"]))) for e in data.get("queries", []))
 
 
