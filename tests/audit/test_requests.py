@@ -237,3 +237,90 @@ def test_a_rename_says_the_new_name_and_a_query_tool_gives_its_query() -> None:
     assert framed and all('"SELECT ' in x for x in framed), framed
     create = tool("create_table", "Create a new table.", query={"type": "string", "description": "CREATE TABLE SQL"})
     assert any('"CREATE TABLE ' in p.text for p in phrasings(create))
+
+
+def _named(name: str, description: str, param_description: str) -> Tool:
+    schema = {"type": "object", "properties": {"name": {"type": "string", "description": param_description}}}
+    return Tool(name=name, description=description, inputSchema=schema)
+
+
+def test_a_name_fits_what_it_names() -> None:
+    """A node is 'worker-2' and a screenshot 'pricing-page', read from the parameter's words, its description or
+    the tool's name; a pod keeps the default name."""
+    node = _named("nodes_log", "Get logs from a Kubernetes node.", "Name of the node")
+    shot = _named("puppeteer_screenshot", "Take a screenshot of the current page.", "")
+    board = tool("get_agile_boards", "Get Jira agile boards.", board_name={"type": "string"})
+    pod = _named("pods_get", "Get a Kubernetes Pod.", "Name of the Pod")
+    names = [tool_values(t)[0].text for t in (node, shot, board, pod)]
+    assert names == ["worker-2", "pricing-page", "Web Team", "frontend"]
+    assert any("named worker-2" in p.text for p in phrasings(node))
+
+
+def test_a_path_fits_where_it_is() -> None:
+    """A directory listing gets a directory, a file in a repository its path inside it, a move both ends."""
+    listing = tool("list_directory", "Get a listing of all files and directories in a path.", path={"type": "string"})
+    in_repo = tool(
+        "get_file_contents",
+        "Get the contents of a file from a GitHub repository.",
+        owner={"type": "string"},
+        repo={"type": "string"},
+        path={"type": "string"},
+    )
+    move = tool(
+        "move_file", "Move or rename files and directories.", source={"type": "string"}, destination={"type": "string"}
+    )
+    listed = [p.text for p in phrasings(listing)]
+    assert any("/srv/app/logs" in x for x in listed) and not any(".yaml" in x for x in listed), listed
+    assert any(" config/settings.yaml " in p.text for p in phrasings(in_repo))
+    assert "Move files and directories from /srv/app/config.yaml to /srv/app/archive/config.yaml." in [
+        p.text for p in phrasings(move)
+    ]
+
+
+def test_a_pair_of_places_reads_from_and_to() -> None:
+    """'Convert time from America/New_York to Asia/Tokyo at 14:30.'; a required time zone is said, an optional one
+    (a setting) is not; 'between two points' goes once the values say which two."""
+    zone = "IANA timezone name (e.g., '{}')"
+    convert = Tool(
+        name="convert_time",
+        description="Convert time between timezones.",
+        inputSchema={
+            "type": "object",
+            "properties": {
+                "source_timezone": {"type": "string", "description": zone.format("America/New_York")},
+                "time": {"type": "string", "description": "Time to convert (HH:MM)"},
+                "target_timezone": {"type": "string", "description": zone.format("Asia/Tokyo")},
+            },
+            "required": ["source_timezone", "time", "target_timezone"],
+        },
+    )
+    assert phrasings(convert)[0].text == "Convert time from America/New_York to Asia/Tokyo at 14:30."
+    now = Tool(
+        name="get_current_time",
+        description="Get current time in a specific timezone.",
+        inputSchema={"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]},
+    )
+    assert any("Europe/Berlin" in p.text for p in phrasings(now))
+    event = tool("update_event", "Update a calendar event.", event_id={"type": "string"}, timeZone={"type": "string"})
+    assert not any("Europe/Berlin" in p.text for p in phrasings(event))
+    directions = tool(
+        "maps_directions",
+        "Get directions between two points.",
+        origin={"type": "string"},
+        destination={"type": "string"},
+    )
+    assert phrasings(directions)[0].text == "Get directions from Lisbon airport to Belém Tower."
+
+
+def test_a_count_asks_for_the_number_of_things() -> None:
+    """'the number of documents' stays (it is what a count returns) and keeps where the documents are; a frame that
+    looks inside a thing ('what is in') is not used for a number."""
+    count = tool(
+        "count",
+        "Gets the number of documents in a MongoDB collection.",
+        database={"type": "string"},
+        collection={"type": "string"},
+    )
+    texts = [p.text for p in phrasings(count)]
+    assert "Can you pull up the number of documents in the MongoDB collection invoices?" in texts, texts
+    assert not any("what is in" in x for x in texts), texts

@@ -146,6 +146,23 @@ def test_a_frame_word_used_as_the_request_verb_counts_for_the_tool_named_by_it()
     assert "git_show" not in alone and max(alone, key=alone.__getitem__) == "git_diff_unstaged"
 
 
+def test_a_request_for_the_number_of_things_fills_a_count_tools_name() -> None:
+    """'the number of documents' says what `count` does (phrasings.yml `slot_words`), so a rival whose name has
+    the request's other word ('collection') does not win."""
+    tools = toolset(
+        tool("count", "Gets the number of documents in a MongoDB collection.", collection={"type": "string"}),
+        tool("rename-collection", "Renames a collection in a MongoDB database.", collection={"type": "string"}),
+    )
+    case = Case(
+        id="c",
+        intent="Can you pull up the number of documents in the MongoDB collection invoices?",
+        expected="count",
+        provenance=Provenance.AI_GENERATED,
+    )
+    checked = CaseValidator(tools).validate(case, min_confidence=MIN_CONFIDENCE)
+    assert checked.scored, checked.note
+
+
 def test_twins_are_reported_as_indistinguishable_with_the_reason() -> None:
     twins = toolset(
         tool("create_event", "Creates a calendar event"),

@@ -411,3 +411,9 @@ def test_a_long_run_of_near_miss_lists_keeps_deriving_from_the_full_index(monkey
     for removed in range(100):
         selector.select([t for i, t in enumerate(tools) if i != removed], "handle a record")
     assert built == [120]
+
+
+def test_a_time_zone_is_not_an_owner_and_repository() -> None:
+    """'America/New_York' names an IANA zone: no repository parameter is missing for it."""
+    found = find_values("Show me the current time in America/New_York and the issues of acme/webshop.")
+    assert found.owner_names == ["acme/webshop"]

@@ -122,6 +122,8 @@ def _by_name_verb(tool: Tool, reading: Reading, values: list[Value]) -> list[str
         return []
     obj = f"the {reading.object[at:]}"
     spoken = _SPOKEN_VERBS.get(verbs[0], verbs[0])
+    if spoken == "count":
+        obj = re.sub(r"^the (?:number|count|total) of ", "the ", obj)  # "Count the documents", not "the number of"
     return [f"{spoken} {with_values(obj, reading.head, values)}"]
 
 

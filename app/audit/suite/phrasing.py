@@ -25,12 +25,21 @@ from app.audit.suite.reading import Reading, lexicon, plural, read_tool, singula
 from app.audit.suite.values import Value, tool_values
 from app.audit.text import split_identifier
 
-_NOUN_SYNONYMS = {"repository": ("repository", "repo"), "file": ("file", "path"), "directory": ("directory", "folder")}
+_NOUN_SYNONYMS = {
+    "repository": ("repository", "repo"),
+    "file": ("file", "path"),
+    "directory": ("directory", "folder", "path"),
+    "time zone": ("time zone", "timezone"),
+}
+# Where a value of a pair goes: "from America/New_York", "to Asia/Tokyo" (a parameter's first word says which).
+_FROM_WORDS = frozenset("source src from origin".split())
+_TO_WORDS = frozenset("target to destination dest".split())
 _DETERMINER = r"(?:(?:a|an|the|one|single|specific|specified|given|particular|existing)\s+){0,2}"
 # A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
 _MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|a|an|and|or|whether|if|that|which)\b)(?![#/'’])"
 _PREPOSITION_WORDS = frozenset("in for from of to on by with at as into within across about after".split())
 _SLOT = re.compile(r"\{(\w+)\}")
+_CAMEL = re.compile(r"[a-z][A-Z]")
 _MAX_WORDS = 30
 # A first name word shared by this share of a server's tools is the server's prefix.
 PREFIX_SHARE = 0.3
@@ -180,7 +189,18 @@ def with_values(obj: str, head: str, values: list[Value]) -> str:
             obj = f"{before}the {obj[at : at + len(head)]} {_spoken(value)}{obj[at + len(head) :]}"
         elif (mention := _mention(value)) is not None and not _repeats(mention, tail, obj):
             tail.append(mention)
-    return " ".join([obj, *tail[:2]])
+    return " ".join([obj, *_paired(tail)[:2]])
+
+
+def _paired(tail: list[str]) -> list[str]:
+    """'from X' and 'to Y' said together, as one mention: 'from America/New_York to Asia/Tokyo'."""
+    start = next((i for i, t in enumerate(tail) if t.startswith("from ")), None)
+    end = next((i for i, t in enumerate(tail) if t.startswith("to ")), None)
+    if start is None or end is None:
+        # Alone, "to DEV" could read as the action's own "to": say where instead.
+        lone = start if start is not None else end
+        return [re.sub(r"^(?:from|to) ", "in ", t) if i == lone else t for i, t in enumerate(tail)]
+    return [f"{t} {tail[end]}" if i == start else t for i, t in enumerate(tail) if i != end]
 
 
 def _names_new(value: Value) -> bool:
@@ -201,7 +221,11 @@ def _spoken(value: Value) -> str:
 
 def _mention(value: Value) -> str | None:
     if value.role == "scope":
-        return f"in {_spoken(value)}"
+        first = split_identifier(value.param)[0].lower()
+        preposition = "from" if first in _FROM_WORDS else "to" if first in _TO_WORDS else "in"
+        return f"{preposition} {_spoken(value)}"
+    if value.noun == "time":
+        return f"at {value.text}"
     if value.role == "statement":
         return f': "{value.text}"'
     if value.role == "query":
@@ -215,7 +239,9 @@ def _mention(value: Value) -> str | None:
     if value.noun == "date":
         first = split_identifier(value.param)[0]
         return f"{first if first in ('since', 'until', 'after', 'before', 'from') else 'on'} {value.text}"
-    if value.source == "enum" and re.fullmatch(r"[A-Za-z][A-Za-z -]{0,20}", value.text):
+    # A camel-case member ("externalOnly") is a program's word, not a person's.
+    spoken = re.fullmatch(r"[A-Za-z][A-Za-z -]{0,20}", value.text) and not _CAMEL.search(value.text)
+    if value.source == "enum" and spoken:
         return f"with {value.noun} {value.text}"
     return None
 
@@ -231,7 +257,11 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
     # "Would you mark the pull request?": a verb that needs more than its object says nothing alone.
     other = [] if verb in lexicon().get("complement", []) else frames.get("other", [])
     passive = reading.verb_class not in lexicon().get("no_passive", [])
+    last = reading.head.split()[-1].lower() if reading.head.split() else ""
+    measure = last in lexicon().get("measures", [])
     for frame in [*own, *other]:
+        if measure and "what is in" in frame:
+            continue
         needed = set(_SLOT.findall(frame))
         if "done" in needed and not passive:
             continue
@@ -265,7 +295,9 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     if statement is not None and head.split()[-1:] in (["query"], ["statement"], ["SQL"]) and f"the {head}" in obj:
         # A query tool's request gives the query: 'Kick off the SQL query "SELECT ..."', not a bare 'the SQL query'.
         obj = obj.replace(f"the {head}", f'the {head} "{statement.text}"', 1)
-    where = f" in {_spoken(scope)}" if scope and scope is not target else ""
+    # "in payments"; a pair reads "from America/New_York to Asia/Tokyo".
+    scopes = [m for v in rest if v.role == "scope" and v is not target and (m := _mention(v))]
+    where = f" {_paired(scopes)[0]}" if scope is not None and scope is not target and scopes else ""
     many = singular(head) != head
     subj, rest = _split_complement(obj) if head else (None, None)
     return {

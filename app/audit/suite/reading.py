@@ -44,7 +44,7 @@ _LIST = re.compile(r"\b([\w-]+)(?:, [\w-]+)+,? (?:or|and) [\w-]+")
 # Words that open a description without being its action ("Tools for listing...").
 _NOT_ACTIONS = frozenset("tool tools helper helpers function utility endpoint api".split())
 _CONTAINERS = frozenset(
-    "list details detail content contents information info summary set number count metadata".split()
+    "list details detail content contents information info summary set metadata".split()
 )
 _DETERMINERS = frozenset("a an the one single specific specified given particular existing all any".split())
 
@@ -208,8 +208,9 @@ def _owner(obj: str, head: str) -> str:
     if len(after) < 2 or after[0].lower() not in ("of", "for", "from", "on", "in", "to"):
         return ""
     phrase = [after[0]]
-    for w in after[1:6]:
-        if w.lower() in _PREPOSITIONS:
+    for w in after[1:7]:
+        # "of documents in a MongoDB collection": a bare noun's own place goes with it.
+        if w.lower() in _PREPOSITIONS and (len(phrase) > 2 or w.lower() not in ("in", "on", "from")):
             break
         phrase.append(w)
     phrase = _trimmed(phrase)

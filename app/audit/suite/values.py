@@ -83,6 +83,68 @@ def _queries() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
     return tuple((frozenset(map(str, e["when"])), tuple(map(str, e["values"]))) for e in data.get("queries", []))
 
 
+@cache
+def _names() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
+    """example_values.yml `names`: (words saying what is named, names), in file order."""
+    data = _examples()
+    return tuple((frozenset(map(str, e["when"])), tuple(map(str, e["values"]))) for e in data.get("names", []))
+
+
+# "Name of the Pipeline to start", "The name of the source virtual machine", "Kubernetes Pod name".
+_NAME_OF = re.compile(
+    r"\bname of (?:the |a |an )?(?:source |target |new )?([A-Za-z]+(?: [a-z]+)?)|\b([A-Za-z]+) name\b"
+)
+
+
+def _names_for(param: str, spec: dict[str, Any], tool: Tool) -> tuple[str, ...]:
+    """Names that fit what a name parameter names (a node, a screenshot...), or () to use the default ones."""
+    said = _NAME_OF.search(str(spec.get("description") or ""))
+    groups = [
+        [w for w in split_identifier(param) if w != "name"],
+        split_identifier(" ".join(g for g in said.groups() if g)) if said else [],
+        split_identifier(tool.name),
+    ]
+    for group in groups:
+        named = {w.lower() for w in group}
+        if texts := next((texts for when, texts in _names() if when & named), ()):
+            return texts
+    return ()
+
+
+def _moved_path(tokens: list[str], spec: dict[str, Any], tool: Tool) -> str | None:
+    """The from or to path of a tool that moves or copies files ("source", "destination"), else None."""
+    if tokens not in (["source"], ["destination"]) or not {"file", "files", "directory"} & {
+        w.lower() for w in split_identifier(tool.name)
+    }:
+        return None
+    moved = _examples().get("paths", {}).get("moved", [])
+    return moved[0] if tokens == ["source"] else moved[-1]
+
+
+_REPOSITORY_PARAMS = frozenset("owner repo repository project project_id projectid".split())
+
+
+def _path_value(param: str, spec: dict[str, Any], tool: Tool, named: Value, variant: int) -> Value:
+    """A file path as the tool takes it: a directory for tools that list, walk or search directories; a path
+    inside the repository for tools that work in one; else an absolute file path."""
+    paths = _examples().get("paths", {})
+    name = {w.lower() for w in split_identifier(tool.name)}
+    if name & set(paths.get("directory_tools", ())) or {"search", "files"} <= name:
+        texts = paths["directory"]
+        # The directory a tool makes is what it acts on; the one it lists or searches is where it looks.
+        role = "ref" if {"create", "make", "mkdir"} & name else "scope"
+        return Value(param, texts[variant % len(texts)], role, "name", "directory")
+    if name & set(paths.get("media_tools", ())):
+        texts = paths["media"]
+        return Value(param, texts[variant % len(texts)], named.role, "name", named.noun)
+    said = f"{spec.get('description') or ''}".lower()
+    relative = "relative" in said and "absolute" not in said
+    if {p.lower() for p in tool.properties} & _REPOSITORY_PARAMS or relative:
+        texts = paths["in_repository"]
+        return Value(param, texts[variant % len(texts)], named.role, "name", named.noun)
+    return named
+
+
 def _queries_for(tool: Tool) -> tuple[str, ...]:
     """Search texts that fit what the tool searches (places, events, code...), or () to use the default ones."""
     named = {w.lower() for w in split_identifier(tool.name)}
@@ -140,6 +202,8 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
         return None
     kind = spec.get("type")
     role, noun = _role(tokens)
+    if noun == "time zone" and not required:
+        role = "other"  # an optional time zone shapes the answer; a person names it when it is the point
     if texts := _schema_texts(spec):
         source, text = texts[variant % len(texts)]
         return Value(param, text, role, source, noun)
@@ -162,9 +226,21 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
         options = _SQL_WRITES if writes and "SELECT" not in (tool.description or "") else _SQL_READS
         options = _SQL_CREATES if re.search(r"\bCREATE TABLE\b", said) else options
         return Value(param, options[variant % len(options)], "statement", "name", "statement")
+    if "filter" in tokens and not required:
+        return None  # "name_filter": narrowing a listing, not a thing a person names when asking
+    if tokens == ["time"]:
+        return Value(param, "14:30" if variant % 2 == 0 else "09:00", "other", "name", "time")
+    if (moved := _moved_path(tokens, spec, tool)) is not None:
+        return Value(param, moved, "scope", "name", "")
     if (named := named_value(param, variant=variant)) is not None:
+        if named.noun == "time zone" and not required:
+            named = Value(param, named.text, "other", "name", named.noun)
         if named.role == "query" and (texts := _queries_for(tool)):
             return Value(param, texts[variant % len(texts)], "query", "name", named.noun)
+        if named.noun == "file":
+            return _path_value(param, spec, tool, named, variant)
+        if named.role == "ref" and not named.noun and (texts := _names_for(param, spec, tool)):
+            return Value(param, texts[variant % len(texts)], "ref", "name", "")
         return named
     if tokens[-1] == "ref":
         # A git ref is a branch a person names; elsewhere a ref is a machine reference ("startRef: e12").

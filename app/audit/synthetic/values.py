@@ -24,7 +24,11 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _TIME = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\b|\b\d{1,2}\s?[ap]\.?m\b", re.IGNORECASE)
-_OWNER_NAME = re.compile(r"(?<![\w/.:])[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*(?![\w/])")
+# Not a time zone: "America/New_York" names a zone of the IANA database, not an owner's repository.
+_OWNER_NAME = re.compile(
+    r"(?<![\w/.:])(?!(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)/)"
+    r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*(?![\w/])"
+)
 # A number, also when a unit follows it ("6mm", "5mins"); not inside words or versions.
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\d.]\d)(?![\d])")
 # A capitalised phrase ("San Francisco", "Philadelphia, PA"): names of places, people, titles.
