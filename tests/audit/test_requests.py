@@ -324,3 +324,13 @@ def test_a_count_asks_for_the_number_of_things() -> None:
     texts = [p.text for p in phrasings(count)]
     assert "Can you pull up the number of documents in the MongoDB collection invoices?" in texts, texts
     assert not any("what is in" in x for x in texts), texts
+
+
+def test_a_relative_clause_that_says_a_name_word_stays() -> None:
+    """'the directories that this server is allowed to access' for list_allowed_directories: the clause says what
+    sets the tool apart ('allowed'); one that says no word of the name past its first is left out."""
+    allowed = tool("list_allowed_directories", "Returns the list of directories that this server is allowed to access.")
+    texts = [p.text for p in phrasings(allowed)]
+    assert "Can you pull up the directories that this server is allowed to access?" in texts, texts
+    clusters = tool("kiali_list_mesh_clusters", "Lists the Istio mesh clusters that Kiali can access.")
+    assert not any("Kiali can access" in p.text for p in phrasings(clusters))

@@ -163,6 +163,17 @@ def test_a_request_for_the_number_of_things_fills_a_count_tools_name() -> None:
     assert checked.scored, checked.note
 
 
+def test_a_word_a_name_says_twice_is_one_slot() -> None:
+    """'request_pull_request_reviewers' says 'request' twice: a request for a pull request fills 2 of its 3 slots,
+    not 3 of 4, so it does not outrank pull_request_read on 'pull request' alone."""
+    tools = toolset(
+        tool("pull_request_read", "Get information on a specific pull request.", pullNumber={"type": "number"}),
+        tool("request_pull_request_reviewers", "Request reviewers for a pull request.", pullNumber={"type": "number"}),
+    )
+    scores = CaseValidator(tools).scores("Can you pull up the pull request #142 in acme/webshop?")
+    assert scores["request_pull_request_reviewers"] <= scores["pull_request_read"], scores
+
+
 def test_twins_are_reported_as_indistinguishable_with_the_reason() -> None:
     twins = toolset(
         tool("create_event", "Creates a calendar event"),

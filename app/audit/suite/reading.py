@@ -195,7 +195,7 @@ def read_tool(tool: Tool) -> Reading:
         verb_class=verb_classes().get(verb, "other"),
         object=obj,
         head=head,
-        owner=_owner(obj, head),
+        owner=_owner(obj, head) or _naming_clause(sentence, head, name_words),
     )
 
 
@@ -215,6 +215,20 @@ def _owner(obj: str, head: str) -> str:
         phrase.append(w)
     phrase = _trimmed(phrase)
     return " ".join(phrase) if len(phrase) >= 2 else ""
+
+
+def _naming_clause(sentence: str, head: str, name_words: list[str]) -> str:
+    """'that this server is allowed to access' after 'directories', for list_allowed_directories: a short
+    relative clause right after the head is kept when it says a word of the tool's name the head does not."""
+    at = sentence.find(head)
+    if not head or at < 0:
+        return ""
+    after = re.split(r"[.;:()]", sentence[at + len(head) :], maxsplit=1)[0].split()
+    if not after or after[0].lower() not in ("that", "which") or len(after) > 8:
+        return ""
+    said = {w.lower().strip(",.") for w in after} - {w.lower() for w in head.split()}
+    # Not the name's first word: that is often the server's prefix ("kiali_list_mesh_clusters").
+    return " ".join(after) if said & {w.lower() for w in name_words[1:]} else ""
 
 
 def _after_container(words: list[str]) -> list[str]:

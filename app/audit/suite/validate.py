@@ -76,7 +76,8 @@ def _name_slots(name: str) -> list[frozenset[str]]:
         else:
             slots.append(stems)
         joined = False
-    return [frozenset(s) for s in slots]
+    # "request_pull_request_reviewers": a word the name says twice is one slot, not two the request fills.
+    return list(dict.fromkeys(frozenset(s) for s in slots))
 
 
 @cache
