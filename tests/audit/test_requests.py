@@ -334,3 +334,15 @@ def test_a_relative_clause_that_says_a_name_word_stays() -> None:
     assert "Can you pull up the directories that this server is allowed to access?" in texts, texts
     clusters = tool("kiali_list_mesh_clusters", "Lists the Istio mesh clusters that Kiali can access.")
     assert not any("Kiali can access" in p.text for p in phrasings(clusters))
+
+
+def test_a_name_goes_with_the_thing_it_names() -> None:
+    """'named worker-2' follows an object that says what is named; otherwise the thing is said ('the resource
+    consumption of the node worker-2', not '... consumption named worker-2')."""
+    top = _named("top", "List the resource consumption (CPU and memory).", "Name of the Node to get it from")
+    assert any("of the node worker-2" in p.text for p in phrasings(top)), [p.text for p in phrasings(top)]
+    assert not any("consumption named" in p.text for p in phrasings(top))
+    log = _named("nodes_log", "Get logs from a Kubernetes node.", "Name of the node to get logs from")
+    assert any("node named worker-2" in p.text for p in phrasings(log))
+    owned = tool("pipelinerun_logs", "Get logs for all TaskRuns owned by a Tekton PipelineRun.")
+    assert read_tool(owned).owner == "for all TaskRuns owned by a Tekton PipelineRun"

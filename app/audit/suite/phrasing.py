@@ -182,7 +182,7 @@ def with_values(obj: str, head: str, values: list[Value]) -> str:
         if value in placed:
             continue
         if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
-            tail.insert(0, f"{'to' if _names_new(value) else 'named'} {value.text}")
+            tail.insert(0, _name_said(value, obj))
         elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
             at = obj.lower().index(head.lower())
             before = re.sub(rf"{_DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
@@ -201,6 +201,19 @@ def _paired(tail: list[str]) -> list[str]:
         lone = start if start is not None else end
         return [re.sub(r"^(?:from|to) ", "in ", t) if i == lone else t for i, t in enumerate(tail)]
     return [f"{t} {tail[end]}" if i == start else t for i, t in enumerate(tail) if i != end]
+
+
+def _name_said(value: Value, obj: str) -> str:
+    """How a name follows its object: 'to invoices_archive' for a new name, 'named worker-2' when the object says
+    what the name is of, 'of the node worker-2' when it does not ('the resource consumption of the node ...')."""
+    if _names_new(value):
+        return f"to {value.text}"
+    thing = value.named.split()[-1] if value.named else ""
+    joined = obj.lower().replace(" ", "")
+    if not thing or not is_thing(thing) or any(singular(w.lower()) in joined for w in value.named.split()):
+        return f"named {value.text}"
+    said = value.named if any(c.isupper() for c in value.named[1:]) else value.named.lower()
+    return f"of the {said} {value.text}"
 
 
 def _names_new(value: Value) -> bool:
@@ -286,7 +299,7 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     target = next((v for v in values if v.noun in ("channel", "address", "user")), None)
     obj = phrase
     if ref is not None and not ref.noun and ref.param.lower().endswith("name"):
-        obj = f"{phrase} {'to' if _names_new(ref) else 'named'} {ref.text}"
+        obj = f"{phrase} {_name_said(ref, phrase)}"
     elif ref is not None and (not ref.noun or ref.noun.split()[-1] in head.lower()):
         obj = phrase.replace(f"the {head}", f"the {head} {_spoken(ref)}", 1)
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text):

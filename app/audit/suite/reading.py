@@ -208,10 +208,16 @@ def _owner(obj: str, head: str) -> str:
     if len(after) < 2 or after[0].lower() not in ("of", "for", "from", "on", "in", "to"):
         return ""
     phrase = [after[0]]
-    for w in after[1:7]:
+    limit = 7
+    for w in after[1:9]:
         # "of documents in a MongoDB collection": a bare noun's own place goes with it.
-        if w.lower() in _PREPOSITIONS and (len(phrase) > 2 or w.lower() not in ("in", "on", "from")):
+        # "owned by a Tekton PipelineRun": a participle's agent stays with it (and may take two words more).
+        agent = w.lower() == "by" and phrase[-1].lower().endswith("ed")
+        if w.lower() in _PREPOSITIONS and not agent and (len(phrase) > 2 or w.lower() not in ("in", "on", "from")):
             break
+        if len(phrase) >= limit:
+            break
+        limit += 2 if agent else 0
         phrase.append(w)
     phrase = _trimmed(phrase)
     return " ".join(phrase) if len(phrase) >= 2 else ""

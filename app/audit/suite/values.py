@@ -10,6 +10,7 @@ saying how a sentence mentions it: the thing acted on (`ref`), where (`scope`), 
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from lemminflect import getAllLemmas
 
 from app.audit.models import Tool
 from app.audit.text import split_identifier
@@ -41,6 +43,7 @@ class Value:
     role: str  # ref | scope | content | query | statement (SQL) | other
     source: str  # examples | enum | description | format | name
     noun: str  # the thing the parameter names, in words ("channel", "branch"); "" for a bare id
+    named: str = ""  # for a name parameter, what it is the name of ("node"), from its description or its words
 
     @property
     def trusted(self) -> bool:
@@ -92,8 +95,28 @@ def _names() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
 
 # "Name of the Pipeline to start", "The name of the source virtual machine", "Kubernetes Pod name".
 _NAME_OF = re.compile(
-    r"\bname of (?:the |a |an )?(?:source |target |new )?([A-Za-z]+(?: [a-z]+)?)|\b([A-Za-z]+) name\b"
+    r"\b[Nn]ame of (?:the |a |an )?(?:source |target |new )?([A-Za-z]+(?: [a-z]+)?)|\b([A-Za-z]+) name\b"
 )
+
+
+_NAME_OF_THING = re.compile(
+    r"\bname of (?:the |a |an )?(?:source |target |new )?([A-Za-z]+(?: [A-Za-z]+){0,2})", re.IGNORECASE
+)
+_NOT_NAMED = frozenset("to from for in of on where that which with the a an".split())
+
+
+def _named_thing(param: str, spec: dict[str, Any]) -> str:
+    """What a name parameter names, in words: 'Name of the node to get logs from' -> 'node', 'board_name' ->
+    'board'; '' when neither says."""
+    said = _NAME_OF_THING.search(str(spec.get("description") or ""))
+    if said is not None:
+        words = said.group(1).split()
+        kept = list(itertools.takewhile(lambda w: w.lower() not in _NOT_NAMED, words))
+        if kept:
+            return " ".join(kept)
+    # 'board_name' -> 'board'; 'accessibleName' says no thing ('accessible' is no noun).
+    rest = [w for w in split_identifier(param) if w not in ("name", "new")]
+    return " ".join(rest) if rest and "NOUN" in getAllLemmas(rest[-1]) else ""
 
 
 def _names_for(param: str, spec: dict[str, Any], tool: Tool) -> tuple[str, ...]:
@@ -239,8 +262,9 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
             return Value(param, texts[variant % len(texts)], "query", "name", named.noun)
         if named.noun == "file":
             return _path_value(param, spec, tool, named, variant)
-        if named.role == "ref" and not named.noun and (texts := _names_for(param, spec, tool)):
-            return Value(param, texts[variant % len(texts)], "ref", "name", "")
+        if named.role == "ref" and not named.noun:
+            texts = _names_for(param, spec, tool) or (named.text,)
+            return Value(param, texts[variant % len(texts)], "ref", "name", "", _named_thing(param, spec))
         return named
     if tokens[-1] == "ref":
         # A git ref is a branch a person names; elsewhere a ref is a machine reference ("startRef: e12").
