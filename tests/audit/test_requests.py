@@ -346,3 +346,16 @@ def test_a_name_goes_with_the_thing_it_names() -> None:
     assert any("node named worker-2" in p.text for p in phrasings(log))
     owned = tool("pipelinerun_logs", "Get logs for all TaskRuns owned by a Tekton PipelineRun.")
     assert read_tool(owned).owner == "for all TaskRuns owned by a Tekton PipelineRun"
+
+
+def test_a_tool_described_as_a_tool_for_something_is_asked_for_help_with_it() -> None:
+    """'A tool for dynamic problem-solving': a person asks for help with the problem-solving, not to 'use the
+    tool'; an unquoted example number ('e.g., 1, 2, 3') is the value, not a made-up #142."""
+    thinking = tool(
+        "sequentialthinking",
+        "A detailed tool for dynamic and reflective problem-solving through thoughts.",
+        thoughtNumber={"type": "integer", "description": "Current thought number (e.g., 1, 2, 3)"},
+    )
+    texts = [p.text for p in phrasings(thinking)]
+    assert texts and all("tool" not in x and "#142" not in x for x in texts), texts
+    assert any(x.startswith("Help with dynamic and reflective problem-solving") for x in texts), texts

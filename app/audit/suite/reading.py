@@ -150,9 +150,17 @@ def read_tool(tool: Tool) -> Reading:
     if len(words) > 2 and words[0].lower() in _NOT_ACTIONS and words[1].lower() == "for" and words[2].endswith("ing"):
         # "Tools for listing workflows": the action is the gerund.
         verb, rest = getLemma(words[2].lower(), "VERB")[0], words[3:]
+    lead = [w for w in words if w.lower() not in _DETERMINERS]
+    helper = next(
+        (i for i, w in enumerate(lead[:3]) if w.lower() in _NOT_ACTIONS and lead[i + 1 : i + 2] == ["for"]), None
+    )
+    named_verb = next((v for w in name_words if (v := base_verb(w)) and w in verb_classes()), None)
+    if verb is None and helper is not None and named_verb is None and len(lead) > helper + 2:
+        # "A tool for dynamic problem-solving": what it is for is what a person asks help with.
+        verb, rest = "help with", lead[helper + 2 :]
     if verb is None:
         # "Current weather for a city" names no action: the tool's name does ("get_weather").
-        verb = next((v for w in name_words if (v := base_verb(w)) and w in verb_classes()), None) or "use"
+        verb = named_verb or "use"
         rest = words if words and words[0].lower() not in _DETERMINERS else words[1:]
         if not rest:
             rest = [w for w in name_words if w != verb]

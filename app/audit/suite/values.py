@@ -27,6 +27,7 @@ from app.audit.text import split_identifier
 _QUOTED_EXAMPLE = re.compile(
     r"(?:e\.g\.?,?|for example,?|such as|example:)\s*[:(]?\s*[`'\"]([^`'\"\n]{1,40})[`'\"]", re.IGNORECASE
 )
+_NUMBER_EXAMPLE = re.compile(r"(?:e\.g\.?,?|for example,?|such as)\s*[:(]?\s*(-?\d+(?:\.\d+)?)\b", re.IGNORECASE)
 # Parameters a person does not mention when asking: paging, limits, output shaping.
 _UNSPOKEN = frozenset(
     "page per perpage limit offset cursor max min size count sort order direction format verbose include "
@@ -296,6 +297,9 @@ def _schema_texts(spec: dict[str, Any]) -> list[tuple[str, str]]:
     description = spec.get("description")
     if isinstance(description, str):
         found += [("description", m.group(1).strip()) for m in _QUOTED_EXAMPLE.finditer(description)]
+        if spec.get("type") in ("integer", "number"):
+            # "numeric value, e.g., 1, 2, 3": a number needs no quotes.
+            found += [("description", m.group(1)) for m in _NUMBER_EXAMPLE.finditer(description)]
     return [(s, t) for s, t in found if 0 < len(t) <= 40 and "\n" not in t]
 
 
