@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from app.audit.loader import load_definitions
 from app.audit.models import NO_TOOL, Case, CaseFamily, CaseStatus, Provenance, Suite
 from app.audit.suite.build import build_suite
 from app.audit.suite.cases_file import load_cases
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
 from app.errors import CasesError
+from tests.conftest import shared_path
 
 from .helpers import tool, toolset
 
@@ -172,6 +174,19 @@ def test_a_word_a_name_says_twice_is_one_slot() -> None:
     )
     scores = CaseValidator(tools).scores("Can you pull up the pull request #142 in acme/webshop?")
     assert scores["request_pull_request_reviewers"] <= scores["pull_request_read"], scores
+
+
+def test_a_tool_whose_name_has_the_requests_rarest_naming_word_wins_more_clearly() -> None:
+    """On the real Atlassian server, 'the worklog entries for the Jira issue PROJ-123': jira_get_issue's name says
+    three of the request's words, jira_get_worklog's says the rare one too; the case is scored (it was at 0.695),
+    and relabeled as jira_get_issue it is not."""
+    path = shared_path("corpora", "servers", "sooperset__mcp-atlassian__atlassian.json")
+    validator = CaseValidator(load_definitions(path.name, text=path.read_text(encoding="utf-8")))
+    intent = "Get worklog entries for the Jira issue PROJ-123."
+    right = Case(id="r", intent=intent, expected="jira_get_worklog", provenance=Provenance.AI_GENERATED)
+    wrong = right.model_copy(update={"expected": "jira_get_issue"})
+    assert validator.validate(right, min_confidence=MIN_CONFIDENCE).scored
+    assert not validator.validate(wrong, min_confidence=MIN_CONFIDENCE).scored
 
 
 def test_twins_are_reported_as_indistinguishable_with_the_reason() -> None:

@@ -6,7 +6,9 @@ are set aside, since they say nothing about which tool fits; a filler word the r
 outside any frame phrase, counts for the tools whose name says it when the rest of the request fits them). A
 tool's score is its weighted share of those words: each word weighs its rarity over the tool set (IDF) times
 where the tool has it (name 1.0, title or description 0.7, parameters only 0.4); the share is scaled by how many
-of the tool's own name words the request uses (0.2 + 0.8 x that fraction), and halved when the wording asks for
+of the tool's own name words the request uses (0.2 + 0.8 x that fraction), by how much of the request's naming
+words (words some tool's name has, weighted by rarity) the tool's name has (0.5 + 0.5 x that share: "the worklog
+entries for the Jira issue" says jira_get_worklog more than jira_get_issue), and halved when the wording asks for
 another kind of action than the tool's (read, list, search, create, update, delete, send, run: from the
 request's verbs and the frames' cue phrases).
 
@@ -36,6 +38,8 @@ NO_TOOL_WEIGHT = 1.0
 NAME_WEIGHT, TEXT_WEIGHT, PARAMETER_WEIGHT = 1.0, 0.7, 0.4
 # A tool whose name words the request does not use keeps this share of its score (0.2 + 0.8 x words used).
 NAME_FLOOR = 0.2
+# A tool whose name has none of the request's naming words keeps this share of its score.
+RECALL_FLOOR = 0.5
 # Squared: a request that says all of a tool's name words points at it much more than one saying half.
 NAME_EXPONENT = 2
 # For NO_TOOL: a remaining tool whose name words the request uses is this plausible per share of them.
@@ -182,6 +186,9 @@ class CaseValidator:
                     own.add(i)
         out = {}
         asked = set(terms)
+        # The request's words that name some tool, by rarity: "worklog" says more than "issue" or "get".
+        naming = {t: weight[t] for t in asked if t in self.named and t not in filler}
+        naming_total = sum(naming.values())
         for i, s in acc.items():
             # The verb alone ("Show changes" for git_show) does not make a tool fit: the rest must say it too.
             if self.names[i] in removed or i not in own:
@@ -191,6 +198,12 @@ class CaseValidator:
             precision = NAME_FLOOR + (1 - NAME_FLOOR) * said
             other_kind = kind is not None and self.kinds[i] not in (kind, "other")
             share = s / total * precision**NAME_EXPONENT
+            if naming_total:
+                # A tool whose name lacks the request's rarest naming words fits it less ('the worklog entries for
+                # the Jira issue' says jira_get_worklog more than jira_get_issue).
+                mine = frozenset(t for slot in named for t in slot)
+                recall = sum(w for t, w in naming.items() if t in mine) / naming_total
+                share *= RECALL_FLOOR + (1 - RECALL_FLOOR) * recall
             if not known_only and named:
                 # A tool whose own name the request mostly says is a plausible answer, whatever else it says.
                 share = max(share, NAME_PLAUSIBLE * said)
