@@ -232,6 +232,7 @@ def test_a_rename_says_the_new_name_and_a_query_tool_gives_its_query() -> None:
     texts = [p.text for p in phrasings(rename)]
     assert not any(re.search(r"\bnamed\b", x) for x in texts), texts
     assert any(" to invoices_archive" in x for x in texts), texts
+    assert not any(" in invoices_archive" in x for x in texts), texts  # a new name is where it goes, not a place
     sql = tool("run_query", "Runs a read-only SQL query.", sql={"type": "string"})
     framed = [p.text for p in phrasings(sql) if p.phrasing != Phrasing.EXPLICIT]
     assert framed and all('"SELECT ' in x for x in framed), framed

@@ -178,26 +178,30 @@ def with_values(obj: str, head: str, values: list[Value]) -> str:
     """Put each value where the object names its thing, else after it: 'in a repository' -> 'in acme/webshop'."""
     obj, placed = _placed(obj, values)
     tail: list[str] = []
+    places: set[int] = set()
     for value in values:
         if value in placed:
             continue
         if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
             tail.insert(0, _name_said(value, obj))
+            places = {i + 1 for i in places}
         elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
             at = obj.lower().index(head.lower())
             before = re.sub(rf"{_DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
             obj = f"{before}the {obj[at : at + len(head)]} {_spoken(value)}{obj[at + len(head) :]}"
         elif (mention := _mention(value)) is not None and not _repeats(mention, tail, obj):
             tail.append(mention)
-    return " ".join([obj, *_paired(tail)[:2]])
+            if value.role == "scope":
+                places.add(len(tail) - 1)
+    return " ".join([obj, *_paired(tail, places)[:2]])
 
 
-def _paired(tail: list[str]) -> list[str]:
-    """'from X' and 'to Y' said together, as one mention: 'from America/New_York to Asia/Tokyo'."""
-    start = next((i for i, t in enumerate(tail) if t.startswith("from ")), None)
-    end = next((i for i, t in enumerate(tail) if t.startswith("to ")), None)
+def _paired(tail: list[str], places: set[int]) -> list[str]:
+    """Of the mentions at `places` (where values), 'from X' and 'to Y' said together, as one mention: 'from
+    America/New_York to Asia/Tokyo'; alone, 'to DEV' could read as the action's own 'to', so it says 'in DEV'."""
+    start = next((i for i in sorted(places) if tail[i].startswith("from ")), None)
+    end = next((i for i in sorted(places) if tail[i].startswith("to ")), None)
     if start is None or end is None:
-        # Alone, "to DEV" could read as the action's own "to": say where instead.
         lone = start if start is not None else end
         return [re.sub(r"^(?:from|to) ", "in ", t) if i == lone else t for i, t in enumerate(tail)]
     return [f"{t} {tail[end]}" if i == start else t for i, t in enumerate(tail) if i != end]
@@ -310,7 +314,8 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         obj = obj.replace(f"the {head}", f'the {head} "{statement.text}"', 1)
     # "in payments"; a pair reads "from America/New_York to Asia/Tokyo".
     scopes = [m for v in rest if v.role == "scope" and v is not target and (m := _mention(v))]
-    where = f" {_paired(scopes)[0]}" if scope is not None and scope is not target and scopes else ""
+    said_where = scope is not None and scope is not target and scopes
+    where = f" {_paired(scopes, set(range(len(scopes))))[0]}" if said_where else ""
     many = singular(head) != head
     subj, rest = _split_complement(obj) if head else (None, None)
     return {

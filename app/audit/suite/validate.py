@@ -145,7 +145,6 @@ class CaseValidator:
         n = len(self.fields)
         self.named = frozenset(t for slots in self.name_terms for slot in slots for t in slot)
         self.idf = {t: math.log((1 + n) / (1 + c)) + 1.0 for t, c in df.items()}
-
         ordered = sorted(self.idf.values())
         self.unknown_idf = ordered[len(ordered) // 2] if ordered else 1.0
         self.postings: dict[str, list[int]] = defaultdict(list)
