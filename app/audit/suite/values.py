@@ -94,12 +94,12 @@ def _names() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
     return tuple((frozenset(map(str, e["when"])), tuple(map(str, e["values"]))) for e in data.get("names", []))
 
 
-# "Name of the Pipeline to start", "The name of the source virtual machine", "Kubernetes Pod name".
+# Words of a name parameter's description that say what it names, to pick fitting names: "Name of the Pipeline
+# to start", "The name of the source virtual machine", "Kubernetes Pod name".
 _NAME_OF = re.compile(
     r"\b[Nn]ame of (?:the |a |an )?(?:source |target |new )?([A-Za-z]+(?: [a-z]+)?)|\b([A-Za-z]+) name\b"
 )
-
-
+# The thing itself, to say it in a request ("of the node worker-2"): only "name of the X", where X is a noun phrase.
 _NAME_OF_THING = re.compile(
     r"\bname of (?:the |a |an )?(?:source |target |new )?([A-Za-z]+(?: [A-Za-z]+){0,2})", re.IGNORECASE
 )
