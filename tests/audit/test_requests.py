@@ -360,3 +360,16 @@ def test_a_tool_described_as_a_tool_for_something_is_asked_for_help_with_it() ->
     texts = [p.text for p in phrasings(thinking)]
     assert texts and all("tool" not in x and "#142" not in x for x in texts), texts
     assert any(x.startswith("Help with dynamic and reflective problem-solving") for x in texts), texts
+
+
+def test_a_tool_that_runs_a_command_is_given_one() -> None:
+    """'Execute a command in a Pod' names no command; the request gives one, also when the schema takes it as a list
+    of words, and a browser script tool gets a script."""
+    exec_ = tool(
+        "pods_exec",
+        "Execute a command in a Kubernetes Pod.",
+        command={"type": "array", "items": {"type": "string"}},
+    )
+    script = tool("puppeteer_evaluate", "Execute JavaScript in the browser console.", script={"type": "string"})
+    assert all('"ls -la /app"' in p.text for p in phrasings(exec_)), [p.text for p in phrasings(exec_)]
+    assert all('"document.title"' in p.text for p in phrasings(script)), [p.text for p in phrasings(script)]

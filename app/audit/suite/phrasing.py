@@ -309,7 +309,8 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text):
         obj = f"{phrase} of {ref.noun} {_spoken(ref)}"
     statement = next((v for v in values if v.role == "statement"), None)
-    if statement is not None and head.split()[-1:] in (["query"], ["statement"], ["SQL"]) and f"the {head}" in obj:
+    heads = (["query"], ["statement"], ["SQL"], ["command"], ["script"], ["JavaScript"])
+    if statement is not None and head.split()[-1:] in heads and f"the {head}" in obj:
         # A query tool's request gives the query: 'Kick off the SQL query "SELECT ..."', not a bare 'the SQL query'.
         obj = obj.replace(f"the {head}", f'the {head} "{statement.text}"', 1)
     # "in payments"; a pair reads "from America/New_York to Asia/Tokyo".

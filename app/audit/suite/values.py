@@ -135,6 +135,16 @@ def _names_for(param: str, spec: dict[str, Any], tool: Tool) -> tuple[str, ...]:
     return ()
 
 
+def _command(tokens: list[str], spec: dict[str, Any]) -> str | None:
+    """What a tool that runs a command or a script is asked to run (a command given as a list of words too)."""
+    kind = spec.get("type")
+    items = spec.get("items") if isinstance(spec.get("items"), dict) else {}
+    if kind not in ("string", "array") or (kind == "array" and items.get("type") != "string"):
+        return None
+    commands = _examples().get("commands", {})
+    return next((str(text) for word, text in commands.items() if word in tokens), None)
+
+
 def _moved_path(tokens: list[str], spec: dict[str, Any], tool: Tool) -> str | None:
     """The from or to path of a tool that moves or copies files ("source", "destination"), else None."""
     if tokens not in (["source"], ["destination"]) or not {"file", "files", "directory"} & {
@@ -234,6 +244,8 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
     fmt = spec.get("format")
     if isinstance(fmt, str) and fmt in _BY_FORMAT:
         return Value(param, _BY_FORMAT[fmt], role, "format", noun)
+    if (command := _command(tokens, spec)) is not None:
+        return Value(param, command, "statement", "name", "command")
     if kind in ("boolean", "object", "array", "null") or (isinstance(kind, list) and "string" not in kind):
         return None
     if kind in ("integer", "number"):
