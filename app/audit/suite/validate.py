@@ -143,7 +143,8 @@ class CaseValidator:
             self.param_names.append(frozenset(folded_stems(param_words)))
             df.update(weights)
         n = len(self.fields)
-        self.named = frozenset(t for slots in self.name_terms for slot in slots for t in slot)
+        self.name_stems = [frozenset(t for slot in slots for t in slot) for slots in self.name_terms]
+        self.named = frozenset().union(*self.name_stems)
         self.idf = {t: math.log((1 + n) / (1 + c)) + 1.0 for t, c in df.items()}
         ordered = sorted(self.idf.values())
         self.unknown_idf = ordered[len(ordered) // 2] if ordered else 1.0
@@ -200,8 +201,7 @@ class CaseValidator:
             if naming_total:
                 # A tool whose name lacks the request's rarest naming words fits it less ('the worklog entries for
                 # the Jira issue' says jira_get_worklog more than jira_get_issue).
-                mine = frozenset(t for slot in named for t in slot)
-                recall = sum(w for t, w in naming.items() if t in mine) / naming_total
+                recall = sum(w for t, w in naming.items() if t in self.name_stems[i]) / naming_total
                 share *= RECALL_FLOOR + (1 - RECALL_FLOOR) * recall
             if not known_only and named:
                 # A tool whose own name the request mostly says is a plausible answer, whatever else it says.

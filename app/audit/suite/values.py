@@ -10,6 +10,7 @@ saying how a sentence mentions it: the thing acted on (`ref`), where (`scope`), 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from dataclasses import dataclass
@@ -81,17 +82,10 @@ def _by_name() -> tuple[tuple[frozenset[str], tuple[str, ...], str, str], ...]:
 
 
 @cache
-def _queries() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
-    """example_values.yml `queries`: (words of a tool's name, search texts), in file order."""
+def _by_words(section: str) -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
+    """An example_values.yml section of `when` words and `values` (`queries`, `names`), in file order."""
     data = _examples()
-    return tuple((frozenset(map(str, e["when"])), tuple(map(str, e["values"]))) for e in data.get("queries", []))
-
-
-@cache
-def _names() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
-    """example_values.yml `names`: (words saying what is named, names), in file order."""
-    data = _examples()
-    return tuple((frozenset(map(str, e["when"])), tuple(map(str, e["values"]))) for e in data.get("names", []))
+    return tuple((frozenset(map(str, e["when"])), tuple(map(str, e["values"]))) for e in data.get(section, []))
 
 
 # Words of a name parameter's description that say what it names, to pick fitting names: "Name of the Pipeline
@@ -130,7 +124,7 @@ def _names_for(param: str, spec: dict[str, Any], tool: Tool) -> tuple[str, ...]:
     ]
     for group in groups:
         named = {w.lower() for w in group}
-        if texts := next((texts for when, texts in _names() if when & named), ()):
+        if texts := next((texts for when, texts in _by_words("names") if when & named), ()):
             return texts
     return ()
 
@@ -182,7 +176,7 @@ def _path_value(param: str, spec: dict[str, Any], tool: Tool, named: Value, vari
 def _queries_for(tool: Tool) -> tuple[str, ...]:
     """Search texts that fit what the tool searches (places, events, code...), or () to use the default ones."""
     named = {w.lower() for w in split_identifier(tool.name)}
-    return next((texts for when, texts in _queries() if when & named), ())
+    return next((texts for when, texts in _by_words("queries") if when & named), ())
 
 
 _BY_FORMAT = {
@@ -231,13 +225,19 @@ def tool_values(tool: Tool, *, limit: int = 3, variant: int = 0) -> list[Value]:
 
 
 def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool, variant: int = 0) -> Value | None:
+    value = _param_value(param, spec, tool=tool, required=required, variant=variant)
+    if value is not None and value.noun == "time zone" and not required:
+        # An optional time zone shapes the answer: a setting, which a person names only when it is the point.
+        return dataclasses.replace(value, role="other")
+    return value
+
+
+def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool, variant: int) -> Value | None:
     tokens = split_identifier(param)
     if not tokens or (set(tokens) <= _UNSPOKEN and not required):
         return None
     kind = spec.get("type")
     role, noun = _role(tokens)
-    if noun == "time zone" and not required:
-        role = "other"  # an optional time zone shapes the answer; a person names it when it is the point
     if texts := _schema_texts(spec):
         source, text = texts[variant % len(texts)]
         return Value(param, text, role, source, noun)
@@ -269,8 +269,6 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
     if (moved := _moved_path(tokens, spec, tool)) is not None:
         return Value(param, moved, "scope", "name", "")
     if (named := named_value(param, variant=variant)) is not None:
-        if named.noun == "time zone" and not required:
-            named = Value(param, named.text, "other", "name", named.noun)
         if named.role == "query" and (texts := _queries_for(tool)):
             return Value(param, texts[variant % len(texts)], "query", "name", named.noun)
         if named.noun == "file":
