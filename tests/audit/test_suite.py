@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.audit.loader import load_definitions
-from app.audit.models import NO_TOOL, Case, CaseFamily, CaseStatus, Provenance, Suite
+from app.audit.models import NO_TOOL, Case, CaseFamily, CaseStatus, Provenance, Suite, ToolSet
 from app.audit.suite.build import build_suite
 from app.audit.suite.cases_file import load_cases
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
@@ -146,6 +146,33 @@ def test_a_frame_word_used_as_the_request_verb_counts_for_the_tool_named_by_it()
     # The verb alone does not make git_show fit a request whose object is another tool's.
     alone = _scores("Show changes in the working directory.")
     assert "git_show" not in alone and max(alone, key=alone.__getitem__) == "git_diff_unstaged"
+
+
+def _checked(tools: ToolSet, intent: str, expected: str) -> Case:
+    case = Case(id="x", intent=intent, expected=expected, provenance=Provenance.AI_GENERATED)
+    return CaseValidator(tools).validate(case, min_confidence=MIN_CONFIDENCE)
+
+
+def test_a_rival_with_no_evidence_of_its_own_does_not_make_a_case_exploratory() -> None:
+    """git_commit has only 'commit' of the request, which git_show has too, and the request says no more of its
+    name: it cannot be the answer instead, so it is no runner-up. A rival with words of its own still is one."""
+    alone = _checked(GIT, "Show the contents of the commit 9f3c2e1.", "git_show")
+    assert alone.scored and alone.confidence == 1.0 and "runner-up" not in (alone.note or "")
+    assert not _checked(GIT, "Show the contents of the commit 9f3c2e1.", "git_commit").scored
+    rival = _checked(GIT, "Show the contents of the commit 9f3c2e1 in the working directory.", "git_show")
+    assert rival.confidence < 1.0 and "runner-up git_diff_unstaged" in (rival.note or "")
+
+
+def test_a_name_word_the_request_writes_as_two_words_is_said() -> None:
+    """'free/busy' is get-freebusy's name word, 'TaskRun' tekton_taskrun_logs's ('taskrun', one word in a name)."""
+    tools = toolset(
+        tool("get-freebusy", "Query free/busy information for calendars."),
+        tool("list-calendars", "List all calendars of the account."),
+        tool("tekton_taskrun_logs", "Get the logs from a Tekton TaskRun by resolving its underlying pod."),
+        tool("tekton_pipelinerun_logs", "Get logs for all TaskRuns owned by a Tekton PipelineRun."),
+    )
+    assert _checked(tools, "Query free/busy information for calendars.", "get-freebusy").scored
+    assert _checked(tools, "Get the logs from a Tekton TaskRun named build-image.", "tekton_taskrun_logs").scored
 
 
 def test_a_request_for_the_number_of_things_fills_a_count_tools_name() -> None:

@@ -12,15 +12,21 @@ entries for the Jira issue" says jira_get_worklog more than jira_get_issue), and
 another kind of action than the tool's (read, list, search, create, update, delete, send, run: from the
 request's verbs and the frames' cue phrases).
 
+A name word the request writes as two words ("free/busy", "TaskRun") is said.
+
 For a positive case the expected tool must rank first; its confidence is 1 - 0.5 x (runner-up / top): a
-clear winner 1.0, a runner-up at 60% of the top 0.7, a tie 0.5. For a NO_TOOL case (near-miss or off-topic)
-the confidence is 1 - (best remaining tool's score), floored at 0: when another tool plausibly serves the
-request, NO_TOOL cannot be defended. Cases under 0.7 become `exploratory`: shown, not scored.
+clear winner 1.0, a runner-up at 60% of the top 0.7, a tie 0.5. The runner-up is the best other tool with
+evidence of its own: a tool that has only words the expected tool has too, and whose name the request says no
+more of, cannot be the answer instead ("Show the contents of the commit" is git_show's; git_commit has only
+"commit"). For a NO_TOOL case (near-miss or off-topic) the confidence is 1 - (best remaining tool's score),
+floored at 0: when another tool plausibly serves the request, NO_TOOL cannot be defended. Cases under 0.7
+become `exploratory`: shown, not scored.
 """
 
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import re
 from collections import Counter, defaultdict
@@ -28,7 +34,7 @@ from functools import cache
 
 from app.audit.models import NO_TOOL, Case, CaseStatus, Provenance, Tool, ToolSet
 from app.audit.suite.reading import base_verb, lexicon, read_tool, verb_classes
-from app.audit.text import folded_stems, split_identifier, words
+from app.audit.text import folded_stems, match_stem, split_identifier, words
 
 # Cases whose expected answer cannot be defended with at least this confidence are exploratory.
 MIN_CONFIDENCE = 0.7
@@ -124,6 +130,7 @@ class CaseValidator:
 
     def __init__(self, toolset: ToolSet) -> None:
         self.names = toolset.names()
+        self.position = {name: i for i, name in enumerate(self.names)}
         self.kinds = [read_tool(t).verb_class for t in toolset.tools]
         self.said = {t.name: frozenset(folded_stems(f"{t.title or ''} {t.description or ''}")) for t in toolset.tools}
         self.fields: list[dict[str, float]] = []
@@ -158,6 +165,42 @@ class CaseValidator:
         mine, theirs = self.said.get(name), other.said.get(name)
         return mine is not None and theirs is not None and len(mine - theirs) > len(theirs - mine)
 
+    def _compounds(self, text: str) -> list[str]:
+        """Name words the request writes as two ("free/busy", "TaskRun" for get-freebusy, tekton_taskrun_logs)."""
+        said = words(text)
+        joined = (match_stem(a + b) for a, b in itertools.pairwise(said))
+        return [t for t in joined if t in self.named]
+
+    def _terms(self, text: str) -> list[str]:
+        """The request's words that can name a tool: no example values, no frame filler."""
+        filler = _filler()
+        # A frame word the request uses as its own verb counts, but only for the tools whose name says it.
+        verbs = _frame_free_verbs(text) & filler & self.named
+        stems = dict.fromkeys([*folded_stems(_VALUE.sub(" ", text)), *self._compounds(text)])
+        return [t for t in stems if t not in filler or t in verbs]
+
+    def _evidence(self, name: str, terms: list[str]) -> tuple[frozenset[str], int]:
+        """The request's words a tool has (a filler verb only in its name), and how many of its name words."""
+        i = self.position[name]
+        filler = _filler()
+        has = frozenset(
+            t for t in terms if t in self.fields[i] and (t not in filler or self.fields[i][t] == NAME_WEIGHT)
+        )
+        return has, sum(1 for slot in self.name_terms[i] if slot & has)
+
+    def _rival(self, expected: str, ranked: list[tuple[str, float]], text: str) -> tuple[str, float] | None:
+        """The best other tool that has evidence the expected one lacks. A tool whose matched words are a strict
+        part of the expected tool's, and whose name the request says no more of, cannot be the answer instead."""
+        terms = self._terms(text)
+        mine, my_name = self._evidence(expected, terms)
+        for name, score in ranked:
+            if name == expected:
+                continue
+            theirs, their_name = self._evidence(name, terms)
+            if not (theirs < mine and their_name <= my_name):
+                return name, score
+        return None
+
     def scores(self, text: str, *, removed: tuple[str, ...] = (), known_only: bool = True) -> dict[str, float]:
         """Each tool's share (0-1) of the request's words, weighted by rarity and by where the tool has them.
 
@@ -165,9 +208,7 @@ class CaseValidator:
         it they count against every tool, at a median rarity (a NO_TOOL case may ask for something absent).
         """
         filler = _filler()
-        # A frame word the request uses as its own verb counts, but only for the tools whose name says it.
-        verbs = _frame_free_verbs(text) & filler & self.named
-        terms = [t for t in dict.fromkeys(folded_stems(_VALUE.sub(" ", text))) if t not in filler or t in verbs]
+        terms = self._terms(text)
         weight = {t: self.idf.get(t, 0.0 if known_only else self.unknown_idf) for t in terms}
         total = sum(weight.values())
         if not total:
@@ -222,9 +263,11 @@ class CaseValidator:
             confidence = 0.3 if ranked else 0.0
             note = f"validator expected {ranked[0][0]}" if ranked else "validator: no tool matches"
         else:
-            runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+            ordered = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+            rival = self._rival(case.expected, ordered, case.intent)
+            runner_up = rival[1] if rival else 0.0
             confidence = 1.0 - RUNNER_UP_WEIGHT * (runner_up / ranked[0][1])
-            note = f"validator agrees (runner-up {ranked[1][0]})" if len(ranked) > 1 else "validator agrees"
+            note = f"validator agrees (runner-up {rival[0]})" if rival else "validator agrees"
         confidence = round(confidence, 3)
         status = CaseStatus.SCORED if confidence >= min_confidence else CaseStatus.EXPLORATORY
         joined = f"{case.note}; {note}" if case.note else note
