@@ -373,3 +373,34 @@ def test_a_tool_that_runs_a_command_is_given_one() -> None:
     script = tool("puppeteer_evaluate", "Execute JavaScript in the browser console.", script={"type": "string"})
     assert all('"ls -la /app"' in p.text for p in phrasings(exec_)), [p.text for p in phrasings(exec_)]
     assert all('"document.title"' in p.text for p in phrasings(script)), [p.text for p in phrasings(script)]
+
+
+def test_a_verb_behind_un_or_re_is_the_requests_verb() -> None:
+    """'Unresolve' and 'Reprioritize' are not in the verb lexicon; read as verbs, the request starts with them
+    instead of 'Use Unresolve ...'."""
+    assert base_verb("Unresolve") == "unresolve" and base_verb("Reprioritizes") == "reprioritize"
+    assert base_verb("Unique") is None and base_verb("Recent") is None
+    thread = tool("unresolve_review_thread", "Unresolve a previously resolved review thread on a pull request.")
+    texts = [p.text for p in phrasings(thread)]
+    assert texts and not any(t.startswith("Use ") for t in texts), texts
+    assert all(t.startswith("Unresolve ") for t in texts), texts
+
+
+def test_which_operation_to_run_is_not_said_as_a_setting() -> None:
+    """'with action create' or 'with method get' repeats the request's verb as a program's setting; other enum
+    settings are still said ('with state open')."""
+    manage = tool(
+        "manage_config",
+        "Create, update or delete an Istio object.",
+        action={"type": "string", "enum": ["create", "update", "delete"]},
+        state={"type": "string", "enum": ["open", "closed"]},
+        required=["action", "state"],
+    )
+    texts = [p.text for p in phrasings(manage)]
+    assert not any(re.search(r"\bwith action\b", t) for t in texts), texts
+    assert any("with state open" in t for t in texts), texts
+
+
+def test_a_capitalised_vowel_takes_an() -> None:
+    assert checked("Could you make a Istio object for me?") == "Could you make an Istio object for me?"
+    assert checked("Could you make a URL shortener for me?") == "Could you make a URL shortener for me?"

@@ -88,7 +88,7 @@ def checked(text: str) -> str | None:
     text = re.sub(r"\s+([,.?!:])", r"\1", text)
     # "the specific user dana", "a given position": words of a description, not of a person asking.
     text = re.sub(r"\b(the|a|an|The|A|An) (?:specific|specified|given|particular) (?=\w)", r"\1 ", text)
-    text = re.sub(r"\b([Aa]) (?=[aeio]|un|up)", r"\1n ", text)
+    text = re.sub(r"\b([Aa]) (?=[aeioAEIO]|un|up)", r"\1n ", text)
     text = re.sub(r"\ba (\d|#)", r"\1", text)
     if not text or _SLOT.search(text) or "  " in text:
         return None
@@ -236,6 +236,9 @@ def _spoken(value: Value) -> str:
     return f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
 
 
+_OPERATION_WORDS = frozenset({"action", "method", "operation", "op"})
+
+
 def _mention(value: Value) -> str | None:
     if value.role == "scope":
         first = split_identifier(value.param)[0].lower()
@@ -258,7 +261,9 @@ def _mention(value: Value) -> str | None:
         return f"{first if first in ('since', 'until', 'after', 'before', 'from') else 'on'} {value.text}"
     # A camel-case member ("externalOnly") is a program's word, not a person's.
     spoken = re.fullmatch(r"[A-Za-z][A-Za-z -]{0,20}", value.text) and not _CAMEL.search(value.text)
-    if value.source == "enum" and spoken:
+    # "with action create", "with method get": which operation to run is the request's verb, not a setting.
+    operation = _OPERATION_WORDS & set(split_identifier(value.param))
+    if value.source == "enum" and spoken and not operation:
         return f"with {value.noun} {value.text}"
     return None
 

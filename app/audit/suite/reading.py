@@ -43,9 +43,7 @@ _MAX_OBJECT = 14
 _LIST = re.compile(r"\b([\w-]+)(?:, [\w-]+)+,? (?:or|and) [\w-]+")
 # Words that open a description without being its action ("Tools for listing...").
 _NOT_ACTIONS = frozenset("tool tools helper helpers function utility endpoint api".split())
-_CONTAINERS = frozenset(
-    "list details detail content contents information info summary set metadata".split()
-)
+_CONTAINERS = frozenset("list details detail content contents information info summary set metadata".split())
 _DETERMINERS = frozenset("a an the one single specific specified given particular existing all any".split())
 
 
@@ -93,6 +91,10 @@ def base_verb(word: str) -> str | None:
         # Words lemminflect has never seen ("Unstages"): an -s form at the head of a description is a verb.
         if not known and len(lowered) > 4 and lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")):
             return getLemma(lowered, "VERB", lemmatize_oov=True)[0]
+        # "Unresolve", "Reprioritize": a verb it knows behind un- or re-.
+        prefix = lowered[:2]
+        if not known and prefix in ("un", "re") and len(lowered) > 5 and (rest := base_verb(lowered[2:])):
+            return prefix + rest
         return None
     lemma = lemmas[0]
     # A noun-only reading ("information") has no VERB lemmas; a verb must inflect to itself or its -s form.
