@@ -163,6 +163,20 @@ def test_a_rival_with_no_evidence_of_its_own_does_not_make_a_case_exploratory() 
     assert rival.confidence < 1.0 and "runner-up git_diff_unstaged" in (rival.note or "")
 
 
+def test_a_rival_whose_name_claims_what_the_request_does_not_say_is_no_runner_up() -> None:
+    """'Add a comment to the page' says all of add_comment's name; add_inline_comment has the same words and a
+    name word ('inline') the request does not say. Relabeled, the case is not kept."""
+    tools = toolset(
+        tool("add_comment", "Add a comment to a page.", page={"type": "string"}),
+        tool("add_inline_comment", "Add an inline comment to a page, at a text selection.", page={"type": "string"}),
+    )
+    right = _checked(tools, "Add a comment to the page P-1042.", "add_comment")
+    assert right.scored and right.confidence == 1.0, right.note
+    assert not _checked(tools, "Add a comment to the page P-1042.", "add_inline_comment").scored
+    inline = _checked(tools, "Add an inline comment to the page P-1042.", "add_inline_comment")
+    assert inline.scored, inline.note
+
+
 def test_a_name_word_the_request_writes_as_two_words_is_said() -> None:
     """'free/busy' is get-freebusy's name word, 'TaskRun' tekton_taskrun_logs's ('taskrun', one word in a name)."""
     tools = toolset(

@@ -18,9 +18,13 @@ For a positive case the expected tool must rank first; its confidence is 1 - 0.5
 clear winner 1.0, a runner-up at 60% of the top 0.7, a tie 0.5. The runner-up is the best other tool with
 evidence of its own: a tool that has only words the expected tool has too, and whose name the request says no
 more of, cannot be the answer instead ("Show the contents of the commit" is git_show's; git_commit has only
-"commit"). For a NO_TOOL case (near-miss or off-topic) the confidence is 1 - (best remaining tool's score),
-floored at 0: when another tool plausibly serves the request, NO_TOOL cannot be defended. Cases under 0.7
-become `exploratory`: shown, not scored.
+"commit"); nor can one with the same words whose name claims what the request does not say, when the request
+says all of the expected tool's name ("Add a comment to the Confluence page" is confluence_add_comment's, not
+confluence_add_inline_comment's).
+
+For a NO_TOOL case (near-miss or off-topic) the confidence is 1 - (best remaining tool's score), floored at 0:
+when another tool plausibly serves the request, NO_TOOL cannot be defended. Cases under 0.7 become
+`exploratory`: shown, not scored.
 """
 
 from __future__ import annotations
@@ -179,25 +183,28 @@ class CaseValidator:
         stems = dict.fromkeys([*folded_stems(_VALUE.sub(" ", text)), *self._compounds(text)])
         return [t for t in stems if t not in filler or t in verbs]
 
-    def _evidence(self, name: str, terms: list[str]) -> tuple[frozenset[str], int]:
-        """The request's words a tool has (a filler verb only in its name), and how many of its name words."""
+    def _evidence(self, name: str, terms: list[str]) -> tuple[frozenset[str], int, int]:
+        """The request's words a tool has (a filler verb only in its name), and how many of its name words the
+        request says and does not say."""
         i = self.position[name]
         filler = _filler()
         has = frozenset(
             t for t in terms if t in self.fields[i] and (t not in filler or self.fields[i][t] == NAME_WEIGHT)
         )
-        return has, sum(1 for slot in self.name_terms[i] if slot & has)
+        said = sum(1 for slot in self.name_terms[i] if slot & has)
+        return has, said, len(self.name_terms[i]) - said
 
     def _rival(self, expected: str, ranked: list[tuple[str, float]], text: str) -> tuple[str, float] | None:
-        """The best other tool that has evidence the expected one lacks. A tool whose matched words are a strict
-        part of the expected tool's, and whose name the request says no more of, cannot be the answer instead."""
+        """The best other tool that could be the answer instead (see the module's docstring)."""
         terms = self._terms(text)
-        mine, my_name = self._evidence(expected, terms)
+        mine, my_said, my_unsaid = self._evidence(expected, terms)
         for name, score in ranked:
             if name == expected:
                 continue
-            theirs, their_name = self._evidence(name, terms)
-            if not (theirs < mine and their_name <= my_name):
+            theirs, their_said, their_unsaid = self._evidence(name, terms)
+            # Its name claims what the request does not say, while the request says all of the expected one's.
+            claims_more = my_unsaid == 0 and their_unsaid > 0
+            if not (theirs <= mine and their_said <= my_said and (theirs < mine or claims_more)):
                 return name, score
         return None
 
