@@ -404,3 +404,30 @@ def test_which_operation_to_run_is_not_said_as_a_setting() -> None:
 def test_a_capitalised_vowel_takes_an() -> None:
     assert checked("Could you make a Istio object for me?") == "Could you make an Istio object for me?"
     assert checked("Could you make a URL shortener for me?") == "Could you make a URL shortener for me?"
+
+
+def _pod_tool(name: str, description: str, **extra: dict[str, object]) -> Tool:
+    properties: dict[str, object] = {
+        "name": {"type": "string", "description": "Name of the Pod"},
+        "namespace": {"type": "string", "description": "Namespace of the Pod"},
+        **extra,
+    }
+    schema = {"type": "object", "properties": properties, "required": list(properties)}
+    return Tool(name=name, description=description, inputSchema=schema)
+
+
+def test_a_name_follows_the_word_it_names_and_a_command_ends_the_request() -> None:
+    """'the Kubernetes Pod named frontend in the namespace payments', not '... in the namespace payments named
+    frontend'; inside a compound the name goes between ('the Pod frontend logs'); a quoted command comes last, after
+    the place it runs in."""
+    delete = _pod_tool("pods_delete", "Delete a Kubernetes Pod in the specified namespace.")
+    texts = [p.text for p in phrasings(delete)]
+    assert any("Pod named frontend in the namespace payments" in t for t in texts), texts
+    assert not any("payments named frontend" in t for t in texts), texts
+    logs = _pod_tool("pods_logs", "Get the Kubernetes Pod logs.")
+    assert any("Pod frontend logs" in p.text for p in phrasings(logs)), [p.text for p in phrasings(logs)]
+    exec_ = _pod_tool(
+        "pods_exec", "Execute a command in a Kubernetes Pod.", command={"type": "array", "items": {"type": "string"}}
+    )
+    texts = [p.text for p in phrasings(exec_)]
+    assert 'Execute a command in a Kubernetes Pod named frontend in payments: "ls -la /app"' in texts, texts

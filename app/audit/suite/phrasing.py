@@ -183,17 +183,22 @@ def with_values(obj: str, head: str, values: list[Value]) -> str:
         if value in placed:
             continue
         if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
-            tail.insert(0, _name_said(value, obj))
-            places = {i + 1 for i in places}
+            obj = _with_name(value, obj)
         elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
             at = obj.lower().index(head.lower())
             before = re.sub(rf"{_DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
             obj = f"{before}the {obj[at : at + len(head)]} {_spoken(value)}{obj[at + len(head) :]}"
         elif (mention := _mention(value)) is not None and not _repeats(mention, tail, obj):
+            if value.role == "scope" and mention.startswith("in ") and value.noun and places:
+                # A second place says what it is: 'in payments in the cluster prod-eu', not '... in prod-eu'.
+                mention = f"in the {value.noun} {_spoken(value)}"
             tail.append(mention)
             if value.role == "scope":
                 places.add(len(tail) - 1)
-    return " ".join([obj, *_paired(tail, places)[:2]])
+    said = _paired(tail, places)[:2]
+    # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
+    said.sort(key=lambda mention: mention.startswith(":"))
+    return " ".join([obj, *said])
 
 
 def _paired(tail: list[str], places: set[int]) -> list[str]:
@@ -207,17 +212,44 @@ def _paired(tail: list[str], places: set[int]) -> list[str]:
     return [f"{t} {tail[end]}" if i == start else t for i, t in enumerate(tail) if i != end]
 
 
-def _name_said(value: Value, obj: str) -> str:
-    """How a name follows its object: 'to invoices_archive' for a new name, 'named worker-2' when the object says
-    what the name is of, 'of the node worker-2' when it does not ('the resource consumption of the node ...')."""
+def _with_name(value: Value, obj: str) -> str:
+    """The object with its name said: 'to invoices_archive' for a new name; 'named worker-2' after the word of
+    the object that says what the name is of ('the KubeVirt VirtualMachine web-vm-1 lifecycle' when a noun
+    follows that word); 'of the node worker-2' when the object does not say it ('the resource consumption of the
+    node ...')."""
     if _names_new(value):
-        return f"to {value.text}"
+        return f"{obj} to {value.text}"
+    obj = re.sub(r" by (?:its )?name\b", "", obj)
     thing = value.named.split()[-1] if value.named else ""
     joined = obj.lower().replace(" ", "")
     if not thing or not is_thing(thing) or any(singular(w.lower()) in joined for w in value.named.split()):
-        return f"named {value.text}"
+        return _after_named_word(obj, thing, value.text)
     said = value.named if any(c.isupper() for c in value.named[1:]) else value.named.lower()
-    return f"of the {said} {value.text}"
+    return f"{obj} of the {said} {value.text}"
+
+
+def _after_named_word(obj: str, thing: str, name: str) -> str:
+    words = obj.split()
+    bare = [re.sub(r"'s$", "", w.strip(",.")) for w in words]
+    at = next(
+        (i for i in range(len(words) - 1, -1, -1) if thing and singular(bare[i].lower()) == singular(thing.lower())),
+        None,
+    )
+    if at is None or at == len(words) - 1:
+        return f"{obj} named {name}"
+    following = words[at + 1].lower()
+    joins = following in _PREPOSITION_WORDS | {"and", "or"}
+    if words[at].endswith("'s"):
+        words[at] = f"{bare[at]} {name}'s"
+    elif singular(bare[at]) != bare[at] and not joins:
+        # 'the nodes stats summary': one name does not go inside a plural modifier.
+        return f"{obj} of the {singular(bare[at])} {name}"
+    elif joins:
+        words[at] = f"{words[at]} named {name}"
+    else:
+        # A noun follows ('VirtualMachine lifecycle'): the name goes between, as in 'the web-vm-1 lifecycle'.
+        words[at] = f"{words[at]} {name}"
+    return " ".join(words)
 
 
 def _names_new(value: Value) -> bool:
@@ -308,7 +340,7 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     target = next((v for v in values if v.noun in ("channel", "address", "user")), None)
     obj = phrase
     if ref is not None and not ref.noun and ref.param.lower().endswith("name"):
-        obj = f"{phrase} {_name_said(ref, phrase)}"
+        obj = _with_name(ref, phrase)
     elif ref is not None and (not ref.noun or ref.noun.split()[-1] in head.lower()):
         obj = phrase.replace(f"the {head}", f"the {head} {_spoken(ref)}", 1)
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text):
