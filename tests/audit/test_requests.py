@@ -431,3 +431,11 @@ def test_a_name_follows_the_word_it_names_and_a_command_ends_the_request() -> No
     )
     texts = [p.text for p in phrasings(exec_)]
     assert 'Execute a command in a Kubernetes Pod named frontend in payments: "ls -la /app"' in texts, texts
+
+
+def test_an_object_taken_from_the_name_leaves_out_its_verbs() -> None:
+    """'Create and/or submit, delete review of a pull request' gives no object before its comma, so the name gives
+    it: 'pull request review' (a noun that is also a verb stays), not 'pull request review write'."""
+    review = tool("pull_request_review_write", "Create and/or submit, delete review of a pull request.")
+    assert read_tool(review).object == "pull request review"
+    assert not any(" write" in p.text for p in phrasings(review)), [p.text for p in phrasings(review)]

@@ -172,7 +172,8 @@ def read_tool(tool: Tool) -> Reading:
     while len(rest) > 1 and rest[0].lower() in ("and", "or", "and/or", "&") and base_verb(rest[1].strip(",")):
         rest = rest[2:]
     if not rest:
-        rest = [w for w in name_words if w != verb]
+        # The name's words that can name a thing ("pull request review" of pull_request_review_write).
+        rest = [w for w in name_words if w != verb and (w not in verb_classes() or "NOUN" in getAllLemmas(w))]
     rest = _until_next_action(rest)
     if len(rest) > _MAX_OBJECT:
         # Cut a long object before its last preposition, never inside a noun phrase.
