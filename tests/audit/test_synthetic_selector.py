@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
+from app.audit.loader import load_definitions
 from app.audit.models import NO_TOOL, Mode
 from app.audit.selection import SelectionRequest
 from app.audit.synthetic.arguments import fill_arguments
@@ -18,6 +19,7 @@ from app.audit.synthetic.values import find_values
 from app.errors import InputError
 from app.resources import selectors_dir
 from app.selector_factory import synthetic_selector
+from tests.conftest import shared_path
 
 
 def tool(name: str, description: str, properties: dict[str, Any] | None = None, required: list[str] | None = None):
@@ -417,3 +419,19 @@ def test_a_time_zone_is_not_an_owner_and_repository() -> None:
     """'America/New_York' names an IANA zone: no repository parameter is missing for it."""
     found = find_values("Show me the current time in America/New_York and the issues of acme/webshop.")
     assert found.owner_names == ["acme/webshop"]
+
+
+def test_a_word_inside_a_value_is_data_and_gets_no_synonyms() -> None:
+    """On github-mcp-server after a real change to search_issues (pair f3cb662c, head), 'Search issues for
+    "invoice export" in acme/billing-api.' reached ui_get's 'Fetch' through the quoted 'export' and its synonym
+    group (download, save, fetch). A word written only inside a value matches as written; said as the request's
+    own word it still has its synonyms."""
+    path = shared_path("corpora", "pairs", "github__github-mcp-server__github__f3cb662c__head.json")
+    toolset = load_definitions(path.name, text=path.read_text(encoding="utf-8"))
+    tools = [t.model_dump(exclude_none=True, by_alias=True) for t in toolset.tools]
+    selector = synthetic_selector()
+    quoted = selector.select(tools, 'Search issues for "invoice export" in acme/billing-api.')
+    assert quoted.tool != "ui_get" and "export" not in quoted.reason, quoted.reason
+    report = [tool("fetch_report", "Fetch the monthly sales report.")]
+    said = selector.select(report, "Export the monthly sales report.")
+    assert said.tool == "fetch_report" and "'export'" in said.reason, said.reason

@@ -39,10 +39,9 @@ def read_request(
     terms: dict[str, float] = {}
     groups: list[tuple[str, float, dict[str, float]]] = []
     surface: dict[str, str] = {}
-    outside: set[str] = set()
-    for s, written in analysed_words(intent):
-        if written not in value_words:
-            outside.add(s)
+    analysed = analysed_words(intent)
+    outside = {s for s, written in analysed if written not in value_words}
+    for s, written in analysed:
         if s in surface:
             continue
         surface[s] = written
@@ -50,7 +49,9 @@ def read_request(
             continue
         weight = weak_weight if s in weak else 1.0
         candidates = dict.fromkeys(index.related(s) or [s], 1.0)
-        for other in synonyms.get(s, ()):
+        # A word only inside a value ("invoice export" quoted, a repository's name) is data, not the request's own
+        # vocabulary: it matches as written, never through a synonym.
+        for other in synonyms.get(s, ()) if s in outside else ():
             for term in index.related(other) or [other]:
                 if term in index.postings:
                     candidates.setdefault(term, synonym_weight)
