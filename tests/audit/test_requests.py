@@ -439,3 +439,14 @@ def test_an_object_taken_from_the_name_leaves_out_its_verbs() -> None:
     review = tool("pull_request_review_write", "Create and/or submit, delete review of a pull request.")
     assert read_tool(review).object == "pull request review"
     assert not any(" write" in p.text for p in phrasings(review)), [p.text for p in phrasings(review)]
+
+
+def test_a_word_that_says_how_is_not_the_action() -> None:
+    """'Batch create multiple versions': the action is 'create'; 'Create a new or update an existing issue': both
+    actions share 'issue', and the request for the first does not ask to create an existing one."""
+    batch = read_tool(tool("jira_batch_create_versions", "Batch create multiple versions in a Jira project."))
+    assert (batch.verb, batch.object) == ("create", "multiple versions in a Jira project")
+    either = read_tool(tool("issue_write", "Create a new or update an existing issue in a GitHub repository."))
+    assert (either.verb, either.object) == ("create", "an issue in a GitHub repository")
+    annotated = tool("get-annotated-message", "Demonstrates how annotations are used.", messageType={"type": "string"})
+    assert not any(p.text.startswith("Message annotated") for p in phrasings(annotated))

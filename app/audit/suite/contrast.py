@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from lemminflect import getAllLemmas
 
 from app.audit.models import Phrasing, Tool
-from app.audit.suite.phrasing import Phrased, checked, with_values
+from app.audit.suite.phrasing import Phrased, checked, is_thing, with_values
 from app.audit.suite.reading import Reading, base_verb, read_tool, verb_classes
 from app.audit.suite.values import Value, named_value, param_value, tool_values
 from app.audit.text import content_stems, split_identifier
@@ -195,7 +195,8 @@ def _starts_with_head(reading: Reading) -> bool:
     words = reading.object.split()
     while words and words[0].lower() in _DETERMINERS:
         words = words[1:]
-    return bool(reading.head) and " ".join(words).lower().startswith(reading.head.lower())
+    # 'how annotations can be' is no thing to say 'the ...' of.
+    return is_thing(reading.head) and " ".join(words).lower().startswith(reading.head.lower())
 
 
 def _joined(said: list[str]) -> str:

@@ -120,11 +120,18 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     verbs = [i for i, w in enumerate(name_words) if w in verb_classes() and not _names_a_thing(name_words, i)]
     verb = name_words[verbs[0]] if verbs else None
     rest = [w for i, w in enumerate(name_words) if i not in verbs]
-    if verb and any(w not in _PREPOSITION_WORDS for w in rest):  # "wait for" alone names nothing
+    # "wait for" alone names nothing, nor "annotated" (of get-annotated-message, 'message' read as the verb).
+    if verb and any(w not in _PREPOSITION_WORDS and _can_name(w) for w in rest):
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         words = " ".join(rest)
         out.append(Phrased(f"{verb} {with_values(words, words, values)}", Phrasing.EXPLICIT))
     return out
+
+
+def _can_name(word: str) -> bool:
+    """Not a participle ("annotated"): lemminflect lacks the noun reading of some nouns ("commit", "log")."""
+    lemmas = getAllLemmas(word)
+    return not (word.endswith("ed") and lemmas and "NOUN" not in lemmas)
 
 
 def _names_a_thing(words: list[str], i: int) -> bool:

@@ -149,6 +149,9 @@ def read_tool(tool: Tool) -> Reading:
         adverb, words = words[0].lower() + " ", words[1:]
     verb = base_verb(words[0]) if words and words[0].lower() not in _NOT_ACTIONS else None
     rest = words[1:] if verb else []
+    if verb and verb not in verb_classes() and rest and rest[0].lower() in verb_classes():
+        # "Batch create multiple versions": the action is the second word, the first says how.
+        verb, rest = rest[0].lower(), rest[1:]
     if len(words) > 2 and words[0].lower() in _NOT_ACTIONS and words[1].lower() == "for" and words[2].endswith("ing"):
         # "Tools for listing workflows": the action is the gerund.
         verb, rest = getLemma(words[2].lower(), "VERB")[0], words[3:]
@@ -172,8 +175,14 @@ def read_tool(tool: Tool) -> Reading:
     while len(rest) > 1 and rest[0].lower() in ("and", "or", "and/or", "&") and base_verb(rest[1].strip(",")):
         rest = rest[2:]
     if not rest:
-        # The name's words that can name a thing ("pull request review" of pull_request_review_write).
-        rest = [w for w in name_words if w != verb and (w not in verb_classes() or "NOUN" in getAllLemmas(w))]
+        rest = _name_object(name_words, verb)
+    # "Create a new or update an existing issue": both actions share the object after the second one.
+    lead_in = next((i for i, w in enumerate(rest) if w.lower() not in _DETERMINERS | {"new"}), len(rest))
+    if rest[lead_in : lead_in + 1] in (["or"], ["and"]) and len(rest) > lead_in + 2 and base_verb(rest[lead_in + 1]):
+        rest = rest[lead_in + 2 :]
+        while rest and rest[0].lower() in _DETERMINERS:  # "an existing issue": the new one is not existing yet
+            rest = rest[1:]
+        rest = ["an" if rest and rest[0][:1].lower() in "aeio" else "a", *rest]
     rest = _until_next_action(rest)
     if len(rest) > _MAX_OBJECT:
         # Cut a long object before its last preposition, never inside a noun phrase.
@@ -208,6 +217,15 @@ def read_tool(tool: Tool) -> Reading:
         head=head,
         owner=_owner(obj, head) or _naming_clause(sentence, head, name_words),
     )
+
+
+def _name_object(name_words: list[str], verb: str) -> list[str]:
+    """The thing a name names: 'pull request review' of pull_request_review_write (a last word that is only an
+    action, like 'write', names none)."""
+    rest = [w for w in name_words if w != verb]
+    if len(rest) > 1 and rest[-1] in verb_classes() and "NOUN" not in getAllLemmas(rest[-1]):
+        rest = rest[:-1]
+    return rest
 
 
 def _owner(obj: str, head: str) -> str:
