@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.audit.models import CaseFamily, Phrasing, Provenance
+from app.audit.models import CaseFamily, Phrasing, Provenance, Tool
 from app.audit.suite.build import build_suite
 from app.audit.suite.contrast import contrastive
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
@@ -88,3 +88,17 @@ def test_what_sets_a_tool_apart_from_its_closest_rival_when_nothing_sets_it_apar
     # issue_number is shared with add_issue_comment, but it is what add_issue_comment_reaction lacks.
     assert said and all("issue number 142" in s for s in said), said
     assert not any("issue number" in p.text for p in contrastive(reaction, rivals[1:]))
+
+
+def test_the_things_a_name_says_are_asked_for_as_the_description_writes_them() -> None:
+    """'logs' names a thing although lemminflect reads it only as a verb (phrasings.yml `nouns`), and the name's
+    words take the description's casing of names: 'the Tekton PipelineRun build-and-deploy logs'."""
+    named = {"name": {"type": "string", "description": "Name of the PipelineRun"}}
+    schema = {"type": "object", "properties": named}
+    pipeline = Tool(
+        name="tekton_pipelinerun_logs", description="Get logs for all TaskRuns owned by a Tekton PipelineRun.",
+        inputSchema=schema,
+    )  # fmt: skip
+    task = Tool(name="tekton_taskrun_logs", description="Get the logs from a Tekton TaskRun.", inputSchema=schema)
+    texts = [p.text for p in contrastive(pipeline, [task])]
+    assert any(t.startswith("Get the Tekton PipelineRun build-and-deploy logs") for t in texts), texts

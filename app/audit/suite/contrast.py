@@ -23,7 +23,7 @@ from lemminflect import getAllLemmas
 
 from app.audit.models import Phrasing, Tool
 from app.audit.suite.phrasing import Phrased, checked, is_thing, with_values
-from app.audit.suite.reading import Reading, base_verb, read_tool, verb_classes
+from app.audit.suite.reading import Reading, base_verb, lexicon, read_tool, verb_classes
 from app.audit.suite.values import Value, named_value, param_value, tool_values
 from app.audit.text import content_stems, split_identifier
 
@@ -106,8 +106,20 @@ def _by_name(
     ]
     if not rest or not _stems(" ".join(rest)) - rival_names or len(rest) > 4 or not _names_things(rest):
         return []
-    obj = " ".join(rest)
+    # As the description writes them: 'the Tekton PipelineRun logs', not 'the tekton pipelinerun logs'.
+    obj = " ".join(_as_written(tool.description or "").get(w, w) for w in rest)
     return [f"{reading.verb} {with_values(f'the {obj}', obj, values)}"]
+
+
+def _as_written(text: str) -> dict[str, str]:
+    """Names a text capitalises where a sentence does not start ('Tekton', 'PipelineRun', not the 'Summary' of
+    'Summary API'), by their lower case."""
+    found: dict[str, str] = {}
+    for sentence in re.split(r"[.!?:\n]+", text):
+        for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", sentence)[1:]:
+            if not word.islower() and not getAllLemmas(word.lower()):
+                found.setdefault(word.lower(), word)
+    return found
 
 
 def _by_name_verb(tool: Tool, reading: Reading, values: list[Value]) -> list[str]:
@@ -139,7 +151,8 @@ def _names_things(words: list[str]) -> bool:
     known = getAllLemmas(words[-1])
     if not known:
         return words[-1].endswith("s")  # 'stats', 'orgs'; not 'geocode' or 'freebusy'
-    return "NOUN" in known and (len(words) > 1 or "VERB" not in known)
+    noun = "NOUN" in known or words[-1] in lexicon().get("nouns", [])
+    return noun and (len(words) > 1 or "VERB" not in known)
 
 
 def _by_parameters(tool: Tool, reading: Reading, rivals: Sequence[Tool], variant: int) -> list[str]:
