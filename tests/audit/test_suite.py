@@ -177,6 +177,18 @@ def test_a_rival_whose_name_claims_what_the_request_does_not_say_is_no_runner_up
     assert inline.scored, inline.note
 
 
+def test_twins_that_differ_in_a_words_number_follow_the_request() -> None:
+    """create-event and create-events have the same words; 'a new calendar event' says the singular."""
+    tools = toolset(
+        tool("create-event", "Create a calendar event.", summary={"type": "string"}),
+        tool("create-events", "Create calendar events in bulk.", events={"type": "array"}),
+    )
+    one = _checked(tools, "Create a new calendar event.", "create-event")
+    assert one.scored and "runner-up" not in (one.note or ""), one.note
+    assert not _checked(tools, "Create a new calendar event.", "create-events").scored
+    assert _checked(tools, "Create calendar events in bulk.", "create-events").scored
+
+
 def test_a_name_word_the_request_writes_as_two_words_is_said() -> None:
     """'free/busy' is get-freebusy's name word, 'TaskRun' tekton_taskrun_logs's ('taskrun', one word in a name)."""
     tools = toolset(
@@ -237,6 +249,9 @@ def test_twins_are_reported_as_indistinguishable_with_the_reason() -> None:
         tool("read_text_file", "Read the complete contents of a file as text."),
         tool("read_file", "Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead."),
     )
-    notes = " ".join(build_suite([twins]).notes)
-    assert "no request can tell create_event from create_events: their names differ only by a plural" in notes
+    suite = build_suite([twins])
+    notes = " ".join(suite.notes)
     assert "read_file is marked deprecated in favour of read_text_file" in notes
+    # Twins whose names differ only by a plural are told apart by the number the request says.
+    scored = {c.expected for c in suite.cases if c.scored and c.family == CaseFamily.POSITIVE}
+    assert {"create_event", "create_events"} <= scored, notes

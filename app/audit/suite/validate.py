@@ -20,7 +20,8 @@ evidence of its own: a tool that has only words the expected tool has too, and w
 more of, cannot be the answer instead ("Show the contents of the commit" is git_show's; git_commit has only
 "commit"); nor can one with the same words whose name claims what the request does not say, when the request
 says all of the expected tool's name ("Add a comment to the Confluence page" is confluence_add_comment's, not
-confluence_add_inline_comment's).
+confluence_add_inline_comment's), nor, with the same words, a twin whose name differs only in the number of a word
+the request says the other way ("Create a new calendar event." is create-event's, not create-events').
 
 For a NO_TOOL case (near-miss or off-topic) the confidence is 1 - (best remaining tool's score), floored at 0:
 when another tool plausibly serves the request, NO_TOOL cannot be defended. Cases under 0.7 become
@@ -62,6 +63,22 @@ GIVEN_WEIGHT = NAME_WEIGHT
 # Where a request's own verb stands: first, or after "Could you", "someone has to", "someone can".
 _VERB_AT = re.compile(r"^\W*(\w+)|\b(?:you|to|can) (\w+)", re.IGNORECASE)
 _VALUE = re.compile(r"\"[^\"]*\"|#\d+|\S*[/@]\S*|\b[A-Z]+-\d+\b|\bv?\d[\d.:-]*\b")
+
+
+def _number_twin(mine: str, theirs: str, text: str) -> bool:
+    """Names that differ only in one word's number ('create-event' / 'create-events', 'get_issue_…' /
+    'get_issues_…'), where the request says that word as the first name has it and never as the second."""
+    a, b = split_identifier(mine), split_identifier(theirs)
+    if len(a) != len(b):
+        return False
+    differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if len(differ) != 1:
+        return False
+    own, other = differ[0]
+    if own + "s" != other and other + "s" != own:
+        return False
+    said = set(words(text))
+    return own in said and other not in said
 
 
 def _parameter_text(tool: Tool) -> str:
@@ -204,6 +221,8 @@ class CaseValidator:
             theirs, their_said, their_unsaid = self._evidence(name, terms)
             # Its name claims what the request does not say, while the request says all of the expected one's.
             claims_more = my_unsaid == 0 and their_unsaid > 0
+            if theirs == mine and _number_twin(expected, name, text):
+                continue
             if not (theirs <= mine and their_said <= my_said and (theirs < mine or claims_more)):
                 return name, score
         return None
@@ -260,6 +279,10 @@ class CaseValidator:
     def validate(self, case: Case, *, min_confidence: float) -> Case:
         scores = self.scores(case.intent, removed=case.removed_tools, known_only=case.expected != NO_TOOL)
         ranked = heapq.nsmallest(2, scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        tied = ranked[0][0] if ranked and ranked[0][0] != case.expected else None
+        if tied and scores.get(case.expected) == ranked[0][1] and _number_twin(case.expected, tied, case.intent):
+            # A tie of twins ('calendar events' for create-events and create-event): the request's number decides.
+            ranked = [(case.expected, ranked[0][1]), ranked[0]]
         if case.expected == NO_TOOL:
             best = ranked[0] if ranked else None
             confidence = max(0.0, 1.0 - NO_TOOL_WEIGHT * best[1]) if best else 1.0
