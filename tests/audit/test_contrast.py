@@ -102,3 +102,22 @@ def test_the_things_a_name_says_are_asked_for_as_the_description_writes_them() -
     task = Tool(name="tekton_taskrun_logs", description="Get the logs from a Tekton TaskRun.", inputSchema=schema)
     texts = [p.text for p in contrastive(pipeline, [task])]
     assert any(t.startswith("Get the Tekton PipelineRun build-and-deploy logs") for t in texts), texts
+
+
+def test_a_name_verb_in_the_lexicon_asks_for_the_tool_by_its_own_action() -> None:
+    """git_reset says 'Unstages all staged changes'; its requests read as git_diff_unstaged's ('unstage'). 'reset'
+    is an update verb (phrasings.yml), so the name's own verb asks for it: 'Reset the staged changes ...'."""
+    repo = {"repo_path": {"type": "string", "description": "Path to Git repository"}}
+    reset = Tool(name="git_reset", description="Unstages all staged changes", inputSchema={"properties": repo})
+    unstaged = Tool(
+        name="git_diff_unstaged",
+        description="Shows changes in the working directory that are not yet staged",
+        inputSchema={"properties": repo},
+    )
+    texts = [p.text for p in contrastive(reset, [unstaged])]
+    assert any(t.startswith("Reset the staged changes") for t in texts), texts
+    validator = CaseValidator(toolset(reset, unstaged))
+    said = next(t for t in texts if t.startswith("Reset"))
+    assert validator.validate(
+        case("c", said, "git_reset", provenance=Provenance.AI_GENERATED), min_confidence=MIN_CONFIDENCE
+    ).scored
