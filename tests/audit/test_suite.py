@@ -189,6 +189,30 @@ def test_twins_that_differ_in_a_words_number_follow_the_request() -> None:
     assert _checked(tools, "Create calendar events in bulk.", "create-events").scored
 
 
+def test_a_frame_word_inside_a_name_phrase_is_the_names() -> None:
+    """'pull' is a frame's word ('pull up'), but in 'the pull request #142' it is the name's ('pull request'), so
+    the request says all of update_pull_request_state's name and update_pull_request_draft_state is no rival."""
+    number = {"type": "number"}
+    tools = toolset(
+        tool("update_pull_request_state", "Update the state of a pull request (open or closed).", pullNumber=number),
+        tool("update_pull_request_draft_state", "Mark a pull request as draft or ready.", pullNumber=number),
+        tool("update_issue_state", "Update the state of an issue.", issue_number=number),
+    )
+    checked = _checked(tools, "Update the state of the pull request #142 in acme/webshop.", "update_pull_request_state")
+    assert checked.scored, checked.note
+
+
+def test_a_rival_whose_name_says_less_of_the_request_is_no_runner_up() -> None:
+    """The request says all of add_issue_comment_reaction's name and all of add_issue_comment's, which is less."""
+    tools = toolset(
+        tool("add_issue_comment_reaction", "Add a reaction to an issue comment."),
+        tool("add_issue_comment", "Add a comment or a reaction to an issue."),
+    )
+    checked = _checked(tools, "Add a reaction to the issue comment #1042.", "add_issue_comment_reaction")
+    assert checked.scored and "runner-up" not in (checked.note or ""), checked.note
+    assert not _checked(tools, "Add a reaction to the issue comment #1042.", "add_issue_comment").scored
+
+
 def test_a_name_word_the_request_writes_as_two_words_is_said() -> None:
     """'free/busy' is get-freebusy's name word, 'TaskRun' tekton_taskrun_logs's ('taskrun', one word in a name)."""
     tools = toolset(

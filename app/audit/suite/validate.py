@@ -12,16 +12,21 @@ entries for the Jira issue" says jira_get_worklog more than jira_get_issue), and
 another kind of action than the tool's (read, list, search, create, update, delete, send, run: from the
 request's verbs and the frames' cue phrases).
 
-A name word the request writes as two words ("free/busy", "TaskRun") is said.
+A name word the request writes as two words ("free/busy", "TaskRun") is said, and a frame's word inside a pair of
+a name's words ("pull" of "the pull request #142") is the name's.
 
 For a positive case the expected tool must rank first; its confidence is 1 - 0.5 x (runner-up / top): a
-clear winner 1.0, a runner-up at 60% of the top 0.7, a tie 0.5. The runner-up is the best other tool with
-evidence of its own: a tool that has only words the expected tool has too, and whose name the request says no
-more of, cannot be the answer instead ("Show the contents of the commit" is git_show's; git_commit has only
-"commit"); nor can one with the same words whose name claims what the request does not say, when the request
-says all of the expected tool's name ("Add a comment to the Confluence page" is confluence_add_comment's, not
-confluence_add_inline_comment's), nor, with the same words, a twin whose name differs only in the number of a word
-the request says the other way ("Create a new calendar event." is create-event's, not create-events').
+clear winner 1.0, a runner-up at 60% of the top 0.7, a tie 0.5. The runner-up is the best other tool that could be
+the answer instead. These cannot:
+- a tool that has only words the expected tool has too, and whose name the request says no more of ("Show the
+  contents of the commit" is git_show's; git_commit has only "commit");
+- a tool with the same words, when the request says all of the expected tool's name and the rival's name claims
+  what the request does not say ("Add a comment to the Confluence page" is confluence_add_comment's, not
+  confluence_add_inline_comment's) or says less of it ("Add a reaction to the issue comment" is
+  add_issue_comment_reaction's, not add_issue_comment's);
+- a twin with the same words whose name differs only in the number of a word the request says the other way
+  ("Create a new calendar event." is create-event's, not create-events').
+A tool whose description marks it deprecated in favour of another that also fits the request ties with it at best.
 
 For a NO_TOOL case (near-miss or off-topic) the confidence is 1 - (best remaining tool's score), floored at 0:
 when another tool plausibly serves the request, NO_TOOL cannot be defended. Cases under 0.7 become
@@ -39,7 +44,7 @@ from functools import cache
 
 from app.audit.models import NO_TOOL, Case, CaseStatus, Provenance, Tool, ToolSet
 from app.audit.suite.reading import base_verb, lexicon, read_tool, verb_classes
-from app.audit.text import folded_stems, match_stem, split_identifier, words
+from app.audit.text import folded_stems, has_token, match_stem, split_identifier, words
 
 # Cases whose expected answer cannot be defended with at least this confidence are exploratory.
 MIN_CONFIDENCE = 0.7
@@ -63,6 +68,12 @@ GIVEN_WEIGHT = NAME_WEIGHT
 # Where a request's own verb stands: first, or after "Could you", "someone has to", "someone can".
 _VERB_AT = re.compile(r"^\W*(\w+)|\b(?:you|to|can) (\w+)", re.IGNORECASE)
 _VALUE = re.compile(r"\"[^\"]*\"|#\d+|\S*[/@]\S*|\b[A-Z]+-\d+\b|\bv?\d[\d.:-]*\b")
+
+
+def _replaces(tool: Tool, name: str) -> bool:
+    """Whether `tool`'s description marks it deprecated in favour of the tool `name`."""
+    text = (tool.description or "").lower()
+    return "deprecated" in text and "instead" in text and has_token(text, name.lower())
 
 
 def _number_twin(mine: str, theirs: str, text: str) -> bool:
@@ -173,6 +184,12 @@ class CaseValidator:
         n = len(self.fields)
         self.name_stems = [frozenset(t for slot in slots for t in slot) for slots in self.name_terms]
         self.named = frozenset().union(*self.name_stems)
+        # "DEPRECATED: Use read_text_file instead": where the replacement fits too, the old tool can't be defended.
+        self.replaced_by = {t.name: {n for n in self.names if n != t.name and _replaces(t, n)} for t in toolset.tools}
+        # Word pairs of the names ("pull request"): a frame's word inside one is the name's, not the frame's.
+        self.pairs = frozenset(
+            pair for t in toolset.tools for pair in itertools.pairwise(folded_stems(" ".join(split_identifier(t.name))))
+        )
         self.idf = {t: math.log((1 + n) / (1 + c)) + 1.0 for t, c in df.items()}
         ordered = sorted(self.idf.values())
         self.unknown_idf = ordered[len(ordered) // 2] if ordered else 1.0
@@ -197,8 +214,10 @@ class CaseValidator:
         filler = _filler()
         # A frame word the request uses as its own verb counts, but only for the tools whose name says it.
         verbs = _frame_free_verbs(text) & filler & self.named
-        stems = dict.fromkeys([*folded_stems(_VALUE.sub(" ", text)), *self._compounds(text)])
-        return [t for t in stems if t not in filler or t in verbs]
+        said = folded_stems(_VALUE.sub(" ", text))
+        paired = {a for a, b in itertools.pairwise(said) if a in filler and (a, b) in self.pairs}
+        stems = dict.fromkeys([*said, *self._compounds(text)])
+        return [t for t in stems if t not in filler or t in verbs or t in paired]
 
     def _evidence(self, name: str, terms: list[str]) -> tuple[frozenset[str], int, int]:
         """The request's words a tool has (a filler verb only in its name), and how many of its name words the
@@ -219,8 +238,9 @@ class CaseValidator:
             if name == expected:
                 continue
             theirs, their_said, their_unsaid = self._evidence(name, terms)
-            # Its name claims what the request does not say, while the request says all of the expected one's.
-            claims_more = my_unsaid == 0 and their_unsaid > 0
+            # Its name claims what the request does not say, while the request says all of the expected one's; or
+            # the request says all of both names, and more of the expected one's.
+            claims_more = my_unsaid == 0 and (their_unsaid > 0 or their_said < my_said)
             if theirs == mine and _number_twin(expected, name, text):
                 continue
             if not (theirs <= mine and their_said <= my_said and (theirs < mine or claims_more)):
@@ -298,6 +318,10 @@ class CaseValidator:
             runner_up = rival[1] if rival else 0.0
             confidence = 1.0 - RUNNER_UP_WEIGHT * (runner_up / ranked[0][1])
             note = f"validator agrees (runner-up {rival[0]})" if rival else "validator agrees"
+            if replacement := next((n for n in sorted(self.replaced_by[case.expected]) if n in scores), None):
+                # Both do the same job, and the description itself says to use the other: a tie at best.
+                confidence = min(confidence, 1.0 - RUNNER_UP_WEIGHT)
+                note = f"validator: {case.expected} is deprecated in favour of {replacement}, which also fits"
         confidence = round(confidence, 3)
         status = CaseStatus.SCORED if confidence >= min_confidence else CaseStatus.EXPLORATORY
         joined = f"{case.note}; {note}" if case.note else note
