@@ -213,6 +213,23 @@ def test_a_rival_whose_name_says_less_of_the_request_is_no_runner_up() -> None:
     assert not _checked(tools, "Add a reaction to the issue comment #1042.", "add_issue_comment").scored
 
 
+def test_a_derivation_or_a_frame_word_next_to_a_name_word_says_the_name() -> None:
+    """'an aggregation' says aggregate's name; 'dates' is also a frame's word, but 'issue dates' is a pair of
+    jira_get_issue_dates's name words."""
+    collection = {"type": "string"}
+    mongo = toolset(
+        tool("aggregate", "Run an aggregation against a MongoDB collection", collection=collection),
+        tool("find", "Run a find query against a MongoDB collection", collection=collection),
+        tool("export", "Export a query or aggregation results to a file", collection=collection),
+    )
+    assert _checked(mongo, "Kick off the aggregation in orders.", "aggregate").scored
+    jira = toolset(
+        tool("jira_get_issue", "Get details of a Jira issue, with its dates and status."),
+        tool("jira_get_issue_dates", "Get date information and status transition history for a Jira issue."),
+    )
+    assert _checked(jira, "Get issue dates for issue PROJ-123.", "jira_get_issue_dates").scored
+
+
 def test_a_name_word_the_request_writes_as_two_words_is_said() -> None:
     """'free/busy' is get-freebusy's name word, 'TaskRun' tekton_taskrun_logs's ('taskrun', one word in a name)."""
     tools = toolset(

@@ -13,7 +13,8 @@ another kind of action than the tool's (read, list, search, create, update, dele
 request's verbs and the frames' cue phrases).
 
 A name word the request writes as two words ("free/busy", "TaskRun") is said, and a frame's word inside a pair of
-a name's words ("pull" of "the pull request #142") is the name's.
+a name's words ("pull" of "the pull request #142", "dates" of "issue dates") is the name's, as is a derivation of a
+name word ("an aggregation" says aggregate's name: 7 letters in common).
 
 For a positive case the expected tool must rank first; its confidence is 1 - 0.5 x (runner-up / top): a
 clear winner 1.0, a runner-up at 60% of the top 0.7, a tie 0.5. The runner-up is the best other tool that could be
@@ -65,6 +66,8 @@ OTHER_KIND_FACTOR = 0.5
 # A parameter named right before its value ("latitude 38.72", "team slug M-1042"): the request supplies that
 # argument, so a tool taking a parameter of that name has the word as surely as if its name said it.
 GIVEN_WEIGHT = NAME_WEIGHT
+# Letters a derivation shares with the name word it comes from ("aggregation" and "aggregate").
+PREFIX = 7
 # Where a request's own verb stands: first, or after "Could you", "someone has to", "someone can".
 _VERB_AT = re.compile(r"^\W*(\w+)|\b(?:you|to|can) (\w+)", re.IGNORECASE)
 _VALUE = re.compile(r"\"[^\"]*\"|#\d+|\S*[/@]\S*|\b[A-Z]+-\d+\b|\bv?\d[\d.:-]*\b")
@@ -186,6 +189,10 @@ class CaseValidator:
         self.named = frozenset().union(*self.name_stems)
         # "DEPRECATED: Use read_text_file instead": where the replacement fits too, the old tool can't be defended.
         self.replaced_by = {t.name: {n for n in self.names if n != t.name and _replaces(t, n)} for t in toolset.tools}
+        self.by_prefix: dict[str, list[str]] = defaultdict(list)
+        for stem in sorted(self.named):
+            if len(stem) >= PREFIX:
+                self.by_prefix[stem[:PREFIX]].append(stem)
         # Word pairs of the names ("pull request"): a frame's word inside one is the name's, not the frame's.
         self.pairs = frozenset(
             pair for t in toolset.tools for pair in itertools.pairwise(folded_stems(" ".join(split_identifier(t.name))))
@@ -215,8 +222,11 @@ class CaseValidator:
         # A frame word the request uses as its own verb counts, but only for the tools whose name says it.
         verbs = _frame_free_verbs(text) & filler & self.named
         said = folded_stems(_VALUE.sub(" ", text))
-        paired = {a for a, b in itertools.pairwise(said) if a in filler and (a, b) in self.pairs}
-        stems = dict.fromkeys([*said, *self._compounds(text)])
+        paired = {t for pair in itertools.pairwise(said) if pair in self.pairs for t in pair}
+        # A derivation of a name word says it too ("an aggregation" for aggregate): 7 letters in common.
+        long = [t for t in said if len(t) > PREFIX and t not in self.named]
+        derived = [n for t in long for n in self.by_prefix.get(t[:PREFIX], ())]
+        stems = dict.fromkeys([*said, *self._compounds(text), *derived])
         return [t for t in stems if t not in filler or t in verbs or t in paired]
 
     def _evidence(self, name: str, terms: list[str]) -> tuple[frozenset[str], int, int]:
