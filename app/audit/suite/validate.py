@@ -73,10 +73,12 @@ _VERB_AT = re.compile(r"^\W*(\w+)|\b(?:you|to|can) (\w+)", re.IGNORECASE)
 _VALUE = re.compile(r"\"[^\"]*\"|#\d+|\S*[/@]\S*|\b[A-Z]+-\d+\b|\bv?\d[\d.:-]*\b")
 
 
-def _replaces(tool: Tool, name: str) -> bool:
-    """Whether `tool`'s description marks it deprecated in favour of the tool `name`."""
+def _replacements(tool: Tool, names: list[str]) -> set[str]:
+    """The tools `tool`'s description marks it deprecated in favour of ("DEPRECATED: Use read_text_file instead")."""
     text = (tool.description or "").lower()
-    return "deprecated" in text and "instead" in text and has_token(text, name.lower())
+    if "deprecated" not in text or "instead" not in text:
+        return set()
+    return {n for n in names if n != tool.name and has_token(text, n.lower())}
 
 
 def _number_twin(mine: str, theirs: str, text: str) -> bool:
@@ -188,7 +190,7 @@ class CaseValidator:
         self.name_stems = [frozenset(t for slot in slots for t in slot) for slots in self.name_terms]
         self.named = frozenset().union(*self.name_stems)
         # "DEPRECATED: Use read_text_file instead": where the replacement fits too, the old tool can't be defended.
-        self.replaced_by = {t.name: {n for n in self.names if n != t.name and _replaces(t, n)} for t in toolset.tools}
+        self.replaced_by = {t.name: _replacements(t, self.names) for t in toolset.tools}
         self.by_prefix: dict[str, list[str]] = defaultdict(list)
         for stem in sorted(self.named):
             if len(stem) >= PREFIX:
