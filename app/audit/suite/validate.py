@@ -206,6 +206,15 @@ class CaseValidator:
         for i, weights in enumerate(self.fields):
             for t in weights:
                 self.postings[t].append(i)
+        # Which name slot of which tool a word fills, and which tools' names have it: per word, not per tool.
+        self.slot_postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self.name_postings: dict[str, list[int]] = defaultdict(list)
+        for i, slots in enumerate(self.name_terms):
+            for k, slot in enumerate(slots):
+                for t in slot:
+                    self.slot_postings[t].append((i, k))
+            for t in self.name_stems[i]:
+                self.name_postings[t].append(i)
 
     def says_more(self, other: CaseValidator, name: str) -> bool:
         """Whether this version's text says more about tool `name` than `other`'s (both have the tool)."""
@@ -285,23 +294,30 @@ class CaseValidator:
                     own.add(i)
         out = {}
         asked = set(terms)
+        filled: dict[int, set[int]] = defaultdict(set)
+        for t in asked:
+            for i, k in self.slot_postings.get(t, ()):
+                filled[i].add(k)
         # The request's words that name some tool, by rarity: "worklog" says more than "issue" or "get".
         naming = {t: weight[t] for t in asked if t in self.named and t not in filler}
         naming_total = sum(naming.values())
+        recalled: dict[int, float] = defaultdict(float)
+        for t, w in naming.items():
+            for i in self.name_postings[t]:
+                recalled[i] += w
         for i, s in acc.items():
             # The verb alone ("Show changes" for git_show) does not make a tool fit: the rest must say it too.
             if self.names[i] in removed or i not in own:
                 continue
             named = self.name_terms[i]
-            said = sum(1 for slot in named if slot & asked) / len(named) if named else 0.0
+            said = len(filled[i]) / len(named) if named else 0.0
             precision = NAME_FLOOR + (1 - NAME_FLOOR) * said
             other_kind = kind is not None and self.kinds[i] not in (kind, "other")
             share = s / total * precision**NAME_EXPONENT
             if naming_total:
                 # A tool whose name lacks the request's rarest naming words fits it less ('the worklog entries for
                 # the Jira issue' says jira_get_worklog more than jira_get_issue).
-                recall = sum(w for t, w in naming.items() if t in self.name_stems[i]) / naming_total
-                share *= RECALL_FLOOR + (1 - RECALL_FLOOR) * recall
+                share *= RECALL_FLOOR + (1 - RECALL_FLOOR) * recalled[i] / naming_total
             if not known_only and named:
                 # A tool whose own name the request mostly says is a plausible answer, whatever else it says.
                 share = max(share, NAME_PLAUSIBLE * said)
