@@ -36,7 +36,6 @@ when another tool plausibly serves the request, NO_TOOL cannot be defended. Case
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import math
 import re
@@ -240,20 +239,23 @@ class CaseValidator:
         stems = dict.fromkeys([*said, *self._compounds(text), *derived])
         return [t for t in stems if t not in filler or t in verbs or t in paired]
 
+    def _counts(self, i: int, term: str, filler: frozenset[str]) -> bool:
+        """Whether tool i's having `term` counts: a frame's filler word only where the tool's name says it."""
+        return term not in filler or self.fields[i][term] == NAME_WEIGHT
+
     def _evidence(self, name: str, terms: list[str]) -> tuple[frozenset[str], int, int]:
         """The request's words a tool has (a filler verb only in its name), and how many of its name words the
         request says and does not say."""
         i = self.position[name]
         filler = _filler()
-        has = frozenset(
-            t for t in terms if t in self.fields[i] and (t not in filler or self.fields[i][t] == NAME_WEIGHT)
-        )
+        has = frozenset(t for t in terms if t in self.fields[i] and self._counts(i, t, filler))
         said = sum(1 for slot in self.name_terms[i] if slot & has)
         return has, said, len(self.name_terms[i]) - said
 
-    def _rival(self, expected: str, ranked: list[tuple[str, float]], text: str) -> tuple[str, float] | None:
+    def _rival(
+        self, expected: str, ranked: list[tuple[str, float]], text: str, terms: list[str]
+    ) -> tuple[str, float] | None:
         """The best other tool that could be the answer instead (see the module's docstring)."""
-        terms = self._terms(text)
         mine, my_said, my_unsaid = self._evidence(expected, terms)
         for name, score in ranked:
             if name == expected:
@@ -274,8 +276,10 @@ class CaseValidator:
         With `known_only`, words no tool has are left out (a positive case is judged among the tools); without
         it they count against every tool, at a median rarity (a NO_TOOL case may ask for something absent).
         """
+        return self._scores(text, self._terms(text), removed=removed, known_only=known_only)
+
+    def _scores(self, text: str, terms: list[str], *, removed: tuple[str, ...], known_only: bool) -> dict[str, float]:
         filler = _filler()
-        terms = self._terms(text)
         weight = {t: self.idf.get(t, 0.0 if known_only else self.unknown_idf) for t in terms}
         total = sum(weight.values())
         if not total:
@@ -286,7 +290,7 @@ class CaseValidator:
         own: set[int] = set()
         for t in terms:
             for i in self.postings.get(t, ()):
-                if t in filler and self.fields[i][t] != NAME_WEIGHT:
+                if not self._counts(i, t, filler):
                     continue
                 where = GIVEN_WEIGHT if t in given and t in self.param_names[i] else self.fields[i][t]
                 acc[i] += weight[t] * where
@@ -325,8 +329,10 @@ class CaseValidator:
         return out
 
     def validate(self, case: Case, *, min_confidence: float) -> Case:
-        scores = self.scores(case.intent, removed=case.removed_tools, known_only=case.expected != NO_TOOL)
-        ranked = heapq.nsmallest(2, scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        terms = self._terms(case.intent)
+        scores = self._scores(case.intent, terms, removed=case.removed_tools, known_only=case.expected != NO_TOOL)
+        ordered = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        ranked = ordered[:2]
         tied = ranked[0][0] if ranked and ranked[0][0] != case.expected else None
         if tied and scores.get(case.expected) == ranked[0][1] and _number_twin(case.expected, tied, case.intent):
             # A tie of twins ('calendar events' for create-events and create-event): the request's number decides.
@@ -341,8 +347,7 @@ class CaseValidator:
             confidence = 0.3 if ranked else 0.0
             note = f"validator expected {ranked[0][0]}" if ranked else "validator: no tool matches"
         else:
-            ordered = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-            rival = self._rival(case.expected, ordered, case.intent)
+            rival = self._rival(case.expected, ordered, case.intent, terms)
             runner_up = rival[1] if rival else 0.0
             confidence = 1.0 - RUNNER_UP_WEIGHT * (runner_up / ranked[0][1])
             note = f"validator agrees (runner-up {rival[0]})" if rival else "validator agrees"
