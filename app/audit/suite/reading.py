@@ -168,7 +168,7 @@ def read_tool(tool: Tool) -> Reading:
         verb = named_verb or "use"
         rest = words if words and words[0].lower() not in _DETERMINERS else words[1:]
         if not rest:
-            rest = [w for w in name_words if w != verb]
+            rest = _name_object(name_words, verb)
     if verb == "look" and rest[:1] == ["up"]:
         verb, rest = "lookup", rest[1:]
     # "Create and manage projects", "Create and/or submit a review": the object follows the last verb.
