@@ -52,11 +52,16 @@ def test_vectors_are_unit_length_and_the_published_pair_scores_as_published(simi
 
 
 @needs_model
-def test_a_text_embeds_alike_alone_and_in_a_padded_batch(similarity) -> None:
+def test_a_text_has_the_same_vector_bit_for_bit_whatever_it_is_embedded_with(similarity) -> None:
+    # A worker's cache holds vectors from earlier audits: a cosine must not depend on which texts were
+    # embedded together, or a rerun of the same pull request could read differently.
     model = similarity._model
-    alone = model.embed(["Let the release channel know 2.3.0 is out"])
-    batch = model.embed(["hi", "Let the release channel know 2.3.0 is out", "a much longer text " * 20])
-    assert abs(float(alone[0] @ batch[1]) - 1.0) < 1e-5
+    text = "Let the release channel know 2.3.0 is out"
+    alone = model.embed([text])
+    others = ["hi", "Tell the release room that 2.3.0 shipped", "a long text " * 20, "Tell ops 2.3.0 is live"]
+    together = model.embed([*others, text])
+    assert (alone[0] == together[-1]).all()
+    assert (model.embed(others[::-1])[::-1] == together[:-1]).all()
 
 
 @needs_model
