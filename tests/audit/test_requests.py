@@ -24,7 +24,8 @@ LEAKS = ("I need something that handles", "Fetches:", "handles fetches", " — s
 # and description wording addressed to the model ("to your account or specified organization", "and/or").
 STAGED = re.compile(
     r"before the meeting|stuck until someone|\bBefore Friday\b|since Friday|\bor (?:specified|provided) \w"
-    r"|current or provided|and/or|\byour\b|\bby (?:its|their) id\b|\b(?:detailed|comprehensive|high-level) \w",
+    r"|current or provided|and/or|\byour\b|\bby (?:its|their) id\b|\b(?:detailed|comprehensive|high-level) \w"
+    r"|with the (?:provided|specified|given) (?:name|id)\b",
     re.IGNORECASE,
 )
 # Description words a person asking would not say ("the specific user dana", "a given position").
@@ -38,6 +39,12 @@ NO_THING = re.compile(
 # A verb said without the preposition or complement it needs ("navigate the URL", "Would you mark the PR?").
 BARE_VERBS = re.compile(
     r"\b(?:navigate|connect|subscribe|wait|respond|reply) the\b|^(?:Would|Could) you (?:mark|set|verify|convert)\b"
+)
+# Frames that do not fit what they are said of: a vague verb in the passive ("Can we get the lifecycle managed?"),
+# code kicked off or got going ("Kick off the SQL query ..."), two numbers for one thing ("the sub issue #142 #1042").
+MISFIT = re.compile(
+    r"\b(?:managed|performed|handled|simulated|demonstrated)\?$|still needs? to be (?:managed|performed|handled)\b"
+    r"|^(?:Kick off|Could you get) the (?:[\w-]+ )*?(?:query|command|script|JavaScript)\b|#\d+ #\d+"
 )
 SENTENCE = re.compile(r"^[A-Z#/\"'0-9].*[.?!\"]$")
 DEMO = Path(__file__).resolve().parents[2] / "app" / "demo"
@@ -55,7 +62,7 @@ def _assert_readable(intents: list[str]) -> None:
         assert "{" not in intent and "  " not in intent, intent
         words = intent.lower().split()
         assert all(a != b for a, b in itertools.pairwise(words) if a.isalpha()), intent
-        for defect in (DESCRIPTION_ISMS, NO_THING, BARE_VERBS, STAGED):
+        for defect in (DESCRIPTION_ISMS, NO_THING, BARE_VERBS, STAGED, MISFIT):
             assert not defect.search(intent), intent
 
 
@@ -450,3 +457,56 @@ def test_a_word_that_says_how_is_not_the_action() -> None:
     assert (either.verb, either.object) == ("create", "an issue in a GitHub repository")
     annotated = tool("get-annotated-message", "Demonstrates how annotations are used.", messageType={"type": "string"})
     assert not any(p.text.startswith("Message annotated") for p in phrasings(annotated))
+
+
+def test_frames_fit_the_verb_and_the_thing() -> None:
+    """'Manage' names no action a person could see done, so no 'Can we get the lifecycle managed?'; a query is run
+    by the tool's own verb, not kicked off or got going."""
+    manage = tool("manage_pipelinerun", "Manage a Tekton PipelineRun lifecycle.", namespace={"type": "string"})
+    query = tool("read_query", "Execute a SELECT query on the SQLite database.", query={"type": "string"})
+    texts = [p.text for t in (manage, query) for p in phrasings(t)]
+    assert any(t.startswith("I need you to manage the Tekton PipelineRun") for t in texts), texts
+    assert any(t.startswith('Could you execute the SELECT query "') for t in texts), texts
+    assert not any(MISFIT.search(t) for t in texts), texts
+
+
+def test_a_verb_of_the_name_after_its_object_names_a_thing() -> None:
+    """add_issue_comment adds a comment: 'comment' after 'issue' is the thing, so no 'Add the issue #142'."""
+    comment = tool(
+        "add_issue_comment",
+        "Add a comment to an issue.",
+        repo={"type": "string", "description": "Repository name"},
+        issue_number={"type": "number", "description": "Issue number"},
+    )
+    texts = [p.text for p in phrasings(comment)]
+    assert any(t.startswith("Add issue comment ") for t in texts), texts
+    assert not any(t.startswith("Add the issue") for t in texts), texts
+
+
+def test_a_value_goes_to_the_phrase_that_names_its_own_thing() -> None:
+    """'a sub-issue' is the sub-issue's (`sub_issue_id`), not the parent's (`issue_number`), though it ends in
+    'issue'."""
+    sub = tool(
+        "add_sub_issue",
+        "Add a sub-issue to a parent issue.",
+        repo={"type": "string", "description": "Repository name"},
+        issue_number={"type": "number", "description": "The number of the parent issue"},
+        sub_issue_id={"type": "number", "description": "The ID of the sub-issue to add"},
+    )
+    texts = [p.text for p in phrasings(sub)]
+    assert "Add the sub-issue #1042 to the parent issue #142 in acme/webshop." in texts, texts
+    assert not any(MISFIT.search(t) or "sub-issue #142" in t or "sub issue #142" in t for t in texts), texts
+
+
+def test_a_ref_of_the_thing_a_head_opens_with_says_what_it_belongs_to() -> None:
+    """The pull request number of 'the pull request branch' is the pull request's: 'the branch of the pull request
+    #142', not 'the pull request branch #142'."""
+    branch = tool(
+        "update_pull_request_branch",
+        "Update the pull request branch with the latest changes from the base branch.",
+        repo={"type": "string", "description": "Repository name"},
+        pullNumber={"type": "number", "description": "Pull request number"},
+    )
+    texts = [p.text for p in phrasings(branch)]
+    assert any("the branch of the pull request #142 in acme/webshop" in t for t in texts), texts
+    assert not any("branch #142" in t for t in texts), texts

@@ -119,7 +119,10 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     # "pull request" names a thing, not the action "pull".
     verbs = [i for i, w in enumerate(name_words) if w in verb_classes() and not _names_a_thing(name_words, i)]
     verb = name_words[verbs[0]] if verbs else None
-    rest = [w for i, w in enumerate(name_words) if i not in verbs]
+    # The verb and the verbs right after it ("create_or_update"); a verb-looking word after the object names a
+    # thing ("add_issue_comment": the comment, not "add the issue").
+    leading = {i for n, i in enumerate(verbs) if i == verbs[0] + n}
+    rest = [w for i, w in enumerate(name_words) if i not in leading]
     # "wait for" alone names nothing, nor "annotated" (of get-annotated-message, 'message' read as the verb).
     if verb and any(w not in _PREPOSITION_WORDS and _can_name(w) for w in rest):
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
@@ -150,11 +153,11 @@ def _placed(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
         nouns = _NOUN_SYNONYMS.get(value.noun, (value.noun,)) if value.noun and value.role in ("ref", "scope") else ()
         for noun in nouns:
             pattern = re.compile(
-                rf"(?<![\w'’-]){_DETERMINER}((?:{_MODIFIER}[\w-]+\s+){{0,3}}?)({re.escape(noun)})(?:\s+(?:key|id|name|number))?\b(?!\s+(?:#|\d|[A-Z]+-\d))",
+                rf"(?<![\w'’-]){_DETERMINER}((?:{_MODIFIER}[\w-]+\s+){{0,3}}?)({_spaced(noun)})(?:\s+(?:key|id|name|number))?\b(?!\s+(?:#|\d|[A-Z]+-\d))",
                 re.IGNORECASE,
             )
             match = pattern.search(obj)
-            if match is None or _modifies_next(obj[match.end() :]):
+            if match is None or _modifies_next(obj[match.end() :]) or _names_other(match, value, values):
                 continue
             before = obj[: match.start()].split()
             starts_phrase = match.group(0) != match.group(1) + match.group(0)[len(match.group(1)) :] or (
@@ -165,6 +168,22 @@ def _placed(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
             done.append(value)
             break
     return obj, done
+
+
+def _spaced(noun: str) -> str:
+    """A pattern for a noun of several words, written with spaces or hyphens ("sub issue", "sub-issue")."""
+    return r"[\s-]".join(re.escape(word) for word in noun.split())
+
+
+def _names_other(match: re.Match[str], value: Value, values: list[Value]) -> bool:
+    """'the sub issue': the phrase names another value's thing (`sub_issue_id`), not this one's (`issue_number`)."""
+    phrase = f"{match.group(1)}{match.group(2)}".lower().replace("-", " ")
+    noun = value.noun.lower()
+    return any(
+        other is not value and other.noun.lower() != noun and other.noun.lower().endswith(f" {noun}")
+        and other.noun.lower() in phrase
+        for other in values
+    )
 
 
 def _repeats(mention: str, tail: list[str], obj: str) -> bool:
@@ -314,11 +333,15 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
     out = []
     verb = reading.verb.split()[-1]
     fits = lexicon().get("fits", {}).get(reading.verb_class)
-    own = frames.get(reading.verb_class, []) if (fits is None or verb in fits) and reading.verb_class != "other" else []
+    last = reading.head.split()[-1].lower() if reading.head.split() else ""
+    code = reading.verb_class == "run" and last in lexicon().get("code", [])
+    own_fits = (fits is None or verb in fits) and reading.verb_class != "other" and not code
+    own = frames.get(reading.verb_class, []) if own_fits else []
     # "Would you mark the pull request?": a verb that needs more than its object says nothing alone.
     other = [] if verb in lexicon().get("complement", []) else frames.get("other", [])
-    passive = reading.verb_class not in lexicon().get("no_passive", [])
-    last = reading.head.split()[-1].lower() if reading.head.split() else ""
+    # "Can we get the query run?": code is asked to be run, not to have been run.
+    vague = verb in lexicon().get("vague", []) or code
+    passive = reading.verb_class not in lexicon().get("no_passive", []) and not vague
     measure = last in lexicon().get("measures", [])
     for frame in [*own, *other]:
         if measure and "what is in" in frame:
@@ -346,15 +369,20 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     content = next((v for v in values if v.role == "content" and v.noun not in ("title", "subject")), None)
     target = next((v for v in values if v.noun in ("channel", "address", "user")), None)
     obj = phrase
+    # "the sub issue #1042": the head already has its own value; the other ref says what it belongs to.
+    valued = any(f"the {head} {_spoken(v)}" in phrase for v in placed)
     if ref is not None and not ref.noun and ref.param.lower().endswith("name"):
         obj = _with_name(ref, phrase)
-    elif ref is not None and (not ref.noun or ref.noun.split()[-1] in head.lower()):
+    elif ref is not None and not valued and _ends_with(head, ref.noun):
         obj = phrase.replace(f"the {head}", f"the {head} {_spoken(ref)}", 1)
-    elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text):
+    elif ref is not None and not valued and (kept := _after_noun(head, ref.noun)):
+        # "the pull request branch" of pull request 142: "the branch of the pull request #142".
+        obj = phrase.replace(f"the {head}", f"the {kept} of the {ref.noun} {_spoken(ref)}", 1)
+    elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
         obj = f"{phrase} of {ref.noun} {_spoken(ref)}"
     statement = next((v for v in values if v.role == "statement"), None)
-    heads = (["query"], ["statement"], ["SQL"], ["command"], ["script"], ["JavaScript"])
-    if statement is not None and head.split()[-1:] in heads and f"the {head}" in obj:
+    code = head.split()[-1].lower() in lexicon().get("code", []) if head else False
+    if statement is not None and code and f"the {head}" in obj:
         # A query tool's request gives the query: 'Kick off the SQL query "SELECT ..."', not a bare 'the SQL query'.
         obj = obj.replace(f"the {head}", f'the {head} "{statement.text}"', 1)
     # "in payments"; a pair reads "from America/New_York to Asia/Tokyo".
@@ -380,6 +408,21 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         "target": _addressed(target) if target else None,
         "verb": _with_particle(reading.verb),
     }
+
+
+def _ends_with(head: str, noun: str) -> bool:
+    """Whether the head names the ref's thing: 'sub issue' and 'Jira issue' end in 'issue' (a ref without a noun
+    is the head's own)."""
+    if not noun:
+        return True
+    return bool(head.split()) and singular(head.split()[-1].lower()) == singular(noun.split()[-1].lower())
+
+
+def _after_noun(head: str, noun: str) -> str:
+    """The rest of a head that opens with the ref's noun ('pull request branch' -> 'branch'), or ''."""
+    words, lead = head.split(), noun.lower().split()
+    opens = len(words) > len(lead) and [w.lower() for w in words[: len(lead)]] == lead
+    return " ".join(words[len(lead) :]) if opens else ""
 
 
 _COMPLEMENT = re.compile(r"\s(?:to|into|onto)\s(?!\w+\s(?:the|a|an|your|my)\b)")
