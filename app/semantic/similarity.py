@@ -15,6 +15,8 @@ from app.semantic.minilm import MODEL_NAME, MiniLM
 # Texts whose vectors are kept (least recently used dropped): 384 float32 each, about 30 MB in all; an
 # audit's requests and tools are prepared together, so this bounds what one audit embeds at once.
 CACHED_TEXTS = 20_000
+# Tool lists whose vectors are kept stacked (most recent first): an audit's full list and its near-miss lists.
+_STACKED = 4
 
 
 class MiniLMSimilarity:
@@ -25,6 +27,7 @@ class MiniLMSimilarity:
         self._model = model
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
+        self._stacked: list[tuple[Sequence[str], np.ndarray]] = []
 
     @property
     def model(self) -> str:
@@ -46,15 +49,28 @@ class MiniLMSimilarity:
                 self._vectors[text] = vector
 
     def similarities(self, request: str, texts: Sequence[str]) -> list[float]:
+        """Cosines of `request` with each of `texts`. A list of texts is taken as unchanging once passed in: the
+        selector passes one list per tool list, and its vectors are stacked once."""
         with self._lock:
-            self._add([request, *texts])
-            for text in (request, *texts):
-                self._vectors.move_to_end(text)
+            matrix = self._matrix(texts)
+            self._add([request])
+            self._vectors.move_to_end(request)
             query = self._vectors[request]
-            matrix = np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, query.shape[0]))
             while len(self._vectors) > CACHED_TEXTS:
                 self._vectors.popitem(last=False)
         return [round(float(c), DECIMALS) + 0.0 for c in matrix @ query]
+
+    def _matrix(self, texts: Sequence[str]) -> np.ndarray:
+        for at, (seen, matrix) in enumerate(self._stacked):
+            if seen is texts:
+                self._stacked.insert(0, self._stacked.pop(at))
+                return matrix
+        self._add(texts)
+        for text in texts:
+            self._vectors.move_to_end(text)
+        matrix = np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, 384), dtype=np.float32)
+        self._stacked = [(texts, matrix), *self._stacked[: _STACKED - 1]]
+        return matrix
 
 
 @cache

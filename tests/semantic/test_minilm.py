@@ -84,3 +84,15 @@ def test_an_unreadable_model_file_is_one_clear_error(tmp_path: Path) -> None:
     broken.write_bytes(b"not a zip")
     with pytest.raises(SelectorError, match="cannot read the all-MiniLM-L6-v2 model"):
         minilm.MiniLM(broken)
+
+
+@needs_model
+def test_each_tool_list_gets_its_own_cosines_though_its_vectors_are_stacked_once(similarity) -> None:
+    tools = ["send message: Post a message to a Slack channel.", "list channels: List the Slack channels."]
+    fewer = tools[:1]
+    request = "Let the release channel know 2.3.0 is out"
+    first = similarity.similarities(request, tools)
+    assert similarity.similarities(request, fewer) == first[:1]
+    assert similarity.similarities(request, tools) == first
+    alone = similarity._model.embed([request, tools[1]])
+    assert similarity.similarities(request, [tools[1]]) == [round(float(alone[0] @ alone[1]), 3)]

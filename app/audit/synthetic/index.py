@@ -83,6 +83,7 @@ class ToolDoc:
     core_terms: frozenset[str] = frozenset()  # stems of the name, title and first sentence: what it is for
     object_terms: frozenset[str] = frozenset()  # stems of the name that are not verbs: what it acts on
     value_kinds: frozenset[str] | None = None  # kinds of typed value its parameters take (filled on first use)
+    text: str | None = None  # what the sentence embedding reads of it (semantic.tool_text; filled on first use)
 
 
 def _str(value: Any) -> str:
@@ -228,6 +229,8 @@ class ToolSetIndex:
     norms: list[float] = field(default_factory=list)
     # Terms by their first PREFIX letters, to match another form of a word (discover/discoverer).
     prefixes: dict[str, list[str]] = field(default_factory=dict)
+    # The docs' texts, as one list (filled on first use): the similarity stacks a list's vectors once.
+    texts: list[str] | None = None
 
     def related(self, term: str) -> list[str]:
         """Terms of this list that are another form of `term`: one is the other plus at most 3 letters, or

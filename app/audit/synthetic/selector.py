@@ -115,7 +115,9 @@ class SyntheticSelector:
     def select_many(self, requests: Sequence[SelectionRequest]) -> list[Selection]:
         if self._similarity is not None and len(requests) > 1:
             lists = {id(r.tools): r.tools for r in requests}.values()
-            texts = [r.intent for r in requests] + [tool_text(t) for tools in lists for t in tools]
+            # Near-miss lists hold the full list's tool objects: each tool's text is made once.
+            tool_texts = {id(t): t for tools in lists for t in tools}
+            texts = [r.intent for r in requests] + [tool_text(t) for t in tool_texts.values()]
             self._similarity.prepare(list(dict.fromkeys(texts)))
         return [self.select(req.tools, req.intent) for req in requests]
 
@@ -153,7 +155,9 @@ class SyntheticSelector:
         if not scores:  # no tool shares a word: NO_TOOL (the embedding alone calls too many, bench/RESULTS.md)
             return None, 0.0, index
         if self._similarity is not None and self.profile.semantic is not None:
-            cosines = Cosines(self._similarity.similarities(intent, [tool_text(t) for t in tools]))
+            if index.texts is None:
+                index.texts = [_text_of(doc, tool) for doc, tool in zip(index.docs, tools, strict=True)]
+            cosines = Cosines(self._similarity.similarities(intent, index.texts))
             ranked = blended_top(scores, cosines, self.profile.semantic.blend)
         else:
             ranked = heapq.nsmallest(2, scores.items(), key=lambda r: (-r[1], r[0]))
@@ -316,3 +320,11 @@ def _exclusion_share(doc: ToolDoc, terms: dict[str, float]) -> float:
 
 def _clip(x: float) -> float:
     return round(min(1.0, max(0.0, x)), 4)
+
+
+def _text_of(doc: ToolDoc, tool: dict[str, Any]) -> str:
+    """What the embedding reads of a tool, kept on its analysed doc (shared by every list that holds the tool):
+    it depends only on the name, title and description, which are part of the key the doc is cached by."""
+    if doc.text is None:
+        doc.text = tool_text(tool)
+    return doc.text
