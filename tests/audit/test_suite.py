@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.audit.loader import load_definitions
-from app.audit.models import NO_TOOL, Case, CaseFamily, CaseStatus, Provenance, Suite, ToolSet
+from app.audit.models import NO_TOOL, Case, CaseFamily, CaseStatus, Provenance, Suite, Tool, ToolSet
 from app.audit.suite.build import build_suite
 from app.audit.suite.cases_file import load_cases
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
@@ -296,3 +296,27 @@ def test_twins_are_reported_as_indistinguishable_with_the_reason() -> None:
     # Twins whose names differ only by a plural are told apart by the number the request says.
     scored = {c.expected for c in suite.cases if c.scored and c.family == CaseFamily.POSITIVE}
     assert {"create_event", "create_events"} <= scored, notes
+
+
+def test_a_tool_named_by_jargon_is_asked_for_in_plain_words() -> None:
+    """`pods_top` says "top" (the Unix command) for what pods consume: a request for the resource consumption of a
+    pod says it, so the tool gets scored cases beside a general resource lister; and a consumption is not counted
+    ("What resource consumptions do we have?")."""
+    tools = toolset(
+        Tool(
+            name="pods_top",
+            description="List the resource consumption (CPU and memory) of Kubernetes Pods.",
+            inputSchema={
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "description": "Name of the Pod"},
+                    "namespace": {"type": "string", "description": "Namespace of the Pods"},
+                },
+            },
+        ),
+        tool("resources_list", "List Kubernetes resources of any kind in a namespace.", kind={"type": "string"}),
+        tool("pods_list", "List the Kubernetes Pods in a namespace.", namespace={"type": "string"}),
+    )
+    cases = [c for c in build_suite([tools]).cases if c.expected == "pods_top"]
+    assert any(c.scored for c in cases), [(c.intent, c.scored) for c in cases]
+    assert not any("consumptions" in c.intent for c in cases), [c.intent for c in cases]

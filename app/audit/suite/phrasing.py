@@ -344,7 +344,7 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
     passive = reading.verb_class not in lexicon().get("no_passive", []) and not vague
     measure = last in lexicon().get("measures", [])
     for frame in [*own, *other]:
-        if measure and "what is in" in frame:
+        if measure and ("what is in" in frame or "{objs}" in frame):
             continue
         needed = set(_SLOT.findall(frame))
         if "done" in needed and not passive:
