@@ -33,7 +33,7 @@ DESCRIPTION_ISMS = re.compile(r"\b(?:the|a|an) (?:specific|specified|given|parti
 # An object that names no thing ("fill the out", "change the simulated", "Wait for saying ...").
 NO_THING = re.compile(
     r"\bthe (?:whether|how|so|be|back to)\b|\bthe (?:out|back|simulated|unresolve|[a-z]+ize)\b(?: for me)?[.?]"
-    r"|\b(?:for|to|in|of|with) saying\b",
+    r"|\b(?:for|to|in|of|with) saying\b|^\w+ (?:many|multiple) (?:in|from|to|of)\b|\bthe (?:its|their)\b",
     re.IGNORECASE,
 )
 # A verb said without the preposition or complement it needs ("navigate the URL", "Would you mark the PR?").
@@ -510,3 +510,18 @@ def test_a_ref_of_the_thing_a_head_opens_with_says_what_it_belongs_to() -> None:
     texts = [p.text for p in phrasings(branch)]
     assert any("the branch of the pull request #142 in acme/webshop" in t for t in texts), texts
     assert not any("branch #142" in t for t in texts), texts
+
+
+def test_a_possessive_is_not_doubled_and_a_quantity_is_not_a_thing() -> None:
+    """'by its tag' with the tag given reads 'by the tag v1.0.0', not 'by the its tag'; the name `update_many`
+    gives no object ('Update many in orders')."""
+    release = tool(
+        "get_release_by_tag",
+        "Get a release by its tag name.",
+        repo={"type": "string", "description": "Repository name"},
+        tag={"type": "string", "description": "Tag name"},
+    )
+    many = tool("update_many", "Update all documents matching a filter.", database={"type": "string"})
+    texts = [p.text for t in (release, many) for p in phrasings(t)]
+    assert any("by the tag v" in t for t in texts), texts
+    assert not any(NO_THING.search(t) for t in texts), texts

@@ -34,7 +34,7 @@ _NOUN_SYNONYMS = {
 # Where a value of a pair goes: "from America/New_York", "to Asia/Tokyo" (a parameter's first word says which).
 _FROM_WORDS = frozenset("source src from origin".split())
 _TO_WORDS = frozenset("target to destination dest".split())
-_DETERMINER = r"(?:(?:a|an|the|one|single|specific|specified|given|particular|existing)\s+){0,2}"
+_DETERMINER = r"(?:(?:a|an|the|its|their|one|single|specific|specified|given|particular|existing)\s+){0,2}"
 # A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
 _MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|a|an|and|or|whether|if|that|which)\b)(?![#/'’])"
 _PREPOSITION_WORDS = frozenset("in for from of to on by with at as into within across about after".split())
@@ -124,7 +124,8 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     leading = {i for n, i in enumerate(verbs) if i == verbs[0] + n}
     rest = [w for i, w in enumerate(name_words) if i not in leading]
     # "wait for" alone names nothing, nor "annotated" (of get-annotated-message, 'message' read as the verb).
-    if verb and any(w not in _PREPOSITION_WORDS and _can_name(w) for w in rest):
+    # "update_many" names no thing ("Update many in orders"): the name's last word must.
+    if verb and rest and is_thing(rest[-1]) and any(w not in _PREPOSITION_WORDS and _can_name(w) for w in rest):
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         words = " ".join(rest)
         out.append(Phrased(f"{verb} {with_values(words, words, values)}", Phrasing.EXPLICIT))
@@ -453,7 +454,10 @@ def _with_particle(verb: str) -> str:
 
 
 # Words that close a phrase without naming a thing ("fill the out", "the how annotations can be").
-_NOT_THINGS = frozenset("out up down off back so how be can it this that them there whether if what which who".split())
+_NOT_THINGS = frozenset(
+    "out up down off back so how be can it this that them there whether if what which who".split()
+    + "many multiple all several some each".split()
+)
 
 
 @cache
