@@ -25,7 +25,7 @@ LEAKS = ("I need something that handles", "Fetches:", "handles fetches", " — s
 STAGED = re.compile(
     r"before the meeting|stuck until someone|\bBefore Friday\b|since Friday|\bor (?:specified|provided) \w"
     r"|current or provided|and/or|\byour\b|\bby (?:its|their) id\b|\b(?:detailed|comprehensive|high-level) \w"
-    r"|with the (?:provided|specified|given) (?:name|id)\b",
+    r"|with the (?:provided|specified|given) (?:name|id)\b|\bwith (?:pagination|filtering options|sort by)\b",
     re.IGNORECASE,
 )
 # Description words a person asking would not say ("the specific user dana", "a given position").
@@ -470,15 +470,16 @@ def test_frames_fit_the_verb_and_the_thing() -> None:
     assert not any(MISFIT.search(t) for t in texts), texts
 
 
+def _phrased_in_repo(name: str, description: str, **numbers: str) -> list[str]:
+    """The requests for a tool of a repository whose other parameters are numbers with these descriptions."""
+    params = {k: {"type": "number", "description": v} for k, v in numbers.items()}
+    repo = {"type": "string", "description": "Repository name"}
+    return [p.text for p in phrasings(tool(name, description, repo=repo, **params))]
+
+
 def test_a_verb_of_the_name_after_its_object_names_a_thing() -> None:
     """add_issue_comment adds a comment: 'comment' after 'issue' is the thing, so no 'Add the issue #142'."""
-    comment = tool(
-        "add_issue_comment",
-        "Add a comment to an issue.",
-        repo={"type": "string", "description": "Repository name"},
-        issue_number={"type": "number", "description": "Issue number"},
-    )
-    texts = [p.text for p in phrasings(comment)]
+    texts = _phrased_in_repo("add_issue_comment", "Add a comment to an issue.", issue_number="Issue number")
     assert any(t.startswith("Add issue comment ") for t in texts), texts
     assert not any(t.startswith("Add the issue") for t in texts), texts
 
@@ -486,14 +487,12 @@ def test_a_verb_of_the_name_after_its_object_names_a_thing() -> None:
 def test_a_value_goes_to_the_phrase_that_names_its_own_thing() -> None:
     """'a sub-issue' is the sub-issue's (`sub_issue_id`), not the parent's (`issue_number`), though it ends in
     'issue'."""
-    sub = tool(
+    texts = _phrased_in_repo(
         "add_sub_issue",
         "Add a sub-issue to a parent issue.",
-        repo={"type": "string", "description": "Repository name"},
-        issue_number={"type": "number", "description": "The number of the parent issue"},
-        sub_issue_id={"type": "number", "description": "The ID of the sub-issue to add"},
+        issue_number="The number of the parent issue",
+        sub_issue_id="The ID of the sub-issue to add",
     )
-    texts = [p.text for p in phrasings(sub)]
     assert "Add the sub-issue #1042 to the parent issue #142 in acme/webshop." in texts, texts
     assert not any(MISFIT.search(t) or "sub-issue #142" in t or "sub issue #142" in t for t in texts), texts
 
@@ -501,13 +500,11 @@ def test_a_value_goes_to_the_phrase_that_names_its_own_thing() -> None:
 def test_a_ref_of_the_thing_a_head_opens_with_says_what_it_belongs_to() -> None:
     """The pull request number of 'the pull request branch' is the pull request's: 'the branch of the pull request
     #142', not 'the pull request branch #142'."""
-    branch = tool(
+    texts = _phrased_in_repo(
         "update_pull_request_branch",
         "Update the pull request branch with the latest changes from the base branch.",
-        repo={"type": "string", "description": "Repository name"},
-        pullNumber={"type": "number", "description": "Pull request number"},
+        pullNumber="Pull request number",
     )
-    texts = [p.text for p in phrasings(branch)]
     assert any("the branch of the pull request #142 in acme/webshop" in t for t in texts), texts
     assert not any("branch #142" in t for t in texts), texts
 
@@ -525,3 +522,17 @@ def test_a_possessive_is_not_doubled_and_a_quantity_is_not_a_thing() -> None:
     texts = [p.text for t in (release, many) for p in phrasings(t)]
     assert any("by the tag v" in t for t in texts), texts
     assert not any(NO_THING.search(t) for t in texts), texts
+
+
+def test_settings_read_as_a_person_says_them() -> None:
+    """A sort parameter reads 'sorted by name'; no second 'with' after an object that has one; no 'with
+    pagination'."""
+    sizes = tool(
+        "list_directory_with_sizes",
+        "List a directory with sizes, with pagination.",
+        path={"type": "string", "description": "Directory path"},
+        sortBy={"type": "string", "enum": ["name", "size"], "description": "Sort entries by name or size"},
+    )
+    texts = [p.text for p in phrasings(sizes)]
+    assert any(t.endswith("sorted by name.") for t in texts), texts
+    assert not any(STAGED.search(t) or t.count(" with ") > 1 for t in texts), texts

@@ -192,7 +192,8 @@ def _repeats(mention: str, tail: list[str], obj: str) -> bool:
     kind = mention.split()[0]
     if kind in ("saying", "with") and any(t.split()[0] == kind for t in tail):
         return True
-    return kind == "with" and f" {mention.split()[1]}" in f" {obj.lower()}"
+    # A second "with" reads as a list of settings: "the directory with sizes with sort by name".
+    return kind == "with" and (f" {mention.split()[1]}" in f" {obj.lower()}" or " with " in f" {obj} ")
 
 
 def _modifies_next(after: str) -> bool:
@@ -323,6 +324,9 @@ def _mention(value: Value) -> str | None:
     # "with action create", "with method get": which operation to run is the request's verb, not a setting.
     operation = _OPERATION_WORDS & set(split_identifier(value.param))
     if value.source == "enum" and spoken and not operation:
+        # "sortBy: name" is said "sorted by name", not "with sort by name".
+        if value.noun.split()[:1] in (["sort"], ["order"]) and value.noun.split()[-1] == "by":
+            return f"sorted by {value.text}"
         return f"with {value.noun} {value.text}"
     return None
 
