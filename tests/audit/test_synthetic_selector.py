@@ -432,6 +432,21 @@ def test_a_word_inside_a_value_is_data_and_gets_no_synonyms() -> None:
     selector = synthetic_selector()
     quoted = selector.select(tools, 'Search issues for "invoice export" in acme/billing-api.')
     assert quoted.tool != "ui_get" and "export" not in quoted.reason, quoted.reason
+    # Nor does the repository's name ("billing-api" is no API): the changed tool keeps its request.
+    assert quoted.tool == "search_issues", quoted.reason
     report = [tool("fetch_report", "Fetch the monthly sales report.")]
     said = selector.select(report, "Export the monthly sales report.")
     assert said.tool == "fetch_report" and "'export'" in said.reason, said.reason
+
+
+def test_the_words_of_an_owner_name_string_are_no_evidence_for_a_tool() -> None:
+    """'acme/billing-api' says which repository, in words its owner chose: its 'api' does not make a tool about
+    APIs the answer to a request about issues."""
+    repo = {"type": "string", "description": "Repository as owner/name"}
+    tools = [
+        tool("search_issues", "Search issues in a repository by text.", {"query": {"type": "string"}, "repo": repo}),
+        tool("search_api_docs", "Search the API reference for billing.", {"q": {"type": "string"}}),
+    ]
+    picked = synthetic_selector().select(tools, 'Search issues for "invoice export" in acme/billing-api.')
+    assert picked.tool == "search_issues", picked.reason
+    assert "billing" not in picked.reason and "'api'" not in picked.reason, picked.reason

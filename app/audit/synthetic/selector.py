@@ -145,8 +145,13 @@ class SyntheticSelector:
     def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
         index = self._cache.index_for(tools)
         found = find_values(intent)
+        # An owner/name string ("acme/billing-api") says where, in words its owner chose: no evidence for a tool
+        # (its "api" does not make search_repositories the tool for 'Search issues for "x" in acme/billing-api').
+        read = intent
+        for name in found.owner_names:
+            read = read.replace(name, " ")
         query = read_request(
-            intent, index, found.value_words, weak=self._weak, weak_weight=self.profile.words.weak_weight,
+            read, index, found.value_words, weak=self._weak, weak_weight=self.profile.words.weak_weight,
             synonyms=self._synonyms, synonym_weight=self.profile.words.synonym_weight,
         )  # fmt: skip
         actions = self._actions(intent)
