@@ -348,8 +348,11 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
     vague = verb in lexicon().get("vague", []) or code
     passive = reading.verb_class not in lexicon().get("no_passive", []) and not vague
     measure = last in lexicon().get("measures", [])
+    containers = lexicon().get("containers", [])
     for frame in [*own, *other]:
-        if measure and ("what is in" in frame or "{objs}" in frame):
+        if measure and "{objs}" in frame:
+            continue
+        if "what is in" in frame and (measure or not {last, singular(last)} & set(containers)):
             continue
         needed = set(_SLOT.findall(frame))
         if "done" in needed and not passive:
