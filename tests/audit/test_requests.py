@@ -546,3 +546,59 @@ def test_only_a_thing_that_holds_something_is_wondered_about() -> None:
     sums = [p.text for p in phrasings(total)]
     assert not any("what is in" in t for t in sums), sums
     assert any(t.startswith("I'm not sure what is in the logs") for t in (p.text for p in phrasings(logs)))
+
+
+def test_a_tool_of_several_operations_is_asked_for_one_of_them() -> None:
+    """'Perform write operations on tickets' with `method: create | update | delete` is asked for as a person
+    would ask: 'Create a ticket ...', 'Delete the ticket ...', never 'perform the write operations'; a listing
+    says its things in the plural; a compound member ('rerun_failed_jobs') names its own thing."""
+    desk = tool(
+        "ticket_write",
+        "Perform write operations on helpdesk tickets.",
+        method={"type": "string", "enum": ["create", "update", "delete"]},
+        title={"type": "string", "description": "Ticket title"},
+    )
+    texts = [p.text for v in range(3) for p in phrasings(desk, variant=v)]
+    assert any(t.startswith("Create a ticket") for t in texts), texts
+    assert any(t.startswith("Delete the ticket") for t in texts), texts
+    assert not any("perform" in t.lower() or "with method" in t for t in texts), texts
+    runs = tool(
+        "pipeline_runs",
+        "Manage the Acme Pipelines resources.",
+        method={"type": "string", "enum": ["list_runs", "rerun_failed_jobs"]},
+    )
+    texts = [p.text for v in range(2) for p in phrasings(runs, variant=v)]
+    assert "List the Acme Pipelines runs." in texts, texts
+    assert any(t.startswith("Rerun the Acme Pipelines failed jobs") for t in texts), texts
+    assert not any("resources" in t or t.lower().startswith("manage") for t in texts[:3]), texts
+
+
+def test_text_that_goes_with_an_action_is_said_for_what_it_is() -> None:
+    """A commit's message reads 'with the commit message "..."' (not 'saying "..."' after 'Delete the file'), a
+    comment on something else 'with the comment "..."', and a member of a list is a setting ('with message type
+    error'), never quoted as if written."""
+    remove = tool(
+        "delete_document",
+        "Delete a document from the archive.",
+        path={"type": "string", "description": "Path of the document"},
+        message={"type": "string", "description": "Commit message"},
+    )
+    texts = [p.text for p in phrasings(remove)]
+    assert any('with the commit message "' in t for t in texts), texts
+    assert not any("saying" in t for t in texts), texts
+    shift = tool(
+        "move_card",
+        "Move a card to another column.",
+        card_id={"type": "string", "description": "Card ID"},
+        comment={"type": "string", "description": "Comment to record with the move"},
+    )
+    texts = [p.text for p in phrasings(shift)]
+    assert any('with the comment "' in t for t in texts), texts
+    levels = tool(
+        "print_notice",
+        "Print a notice to the console.",
+        messageType={"type": "string", "enum": ["error", "success"], "description": "Kind of notice"},
+    )
+    texts = [p.text for p in phrasings(levels)]
+    assert any(t.endswith("with message type error.") for t in texts), texts
+    assert not any('saying "error"' in t for t in texts), texts

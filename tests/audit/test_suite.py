@@ -259,6 +259,35 @@ def test_a_request_for_the_number_of_things_fills_a_count_tools_name() -> None:
     assert checked.scored, checked.note
 
 
+def test_a_name_word_that_only_says_the_tool_acts_is_said_by_its_operations() -> None:
+    """`machine_lifecycle` (action: start, stop, restart): 'Start the virtual machine' says its 'lifecycle', so a
+    rival that only mentions starting in its text (machine_diagnose) does not tie with it; a request that names no
+    operation ('Look into the virtual machine') still does not say it."""
+    tools = toolset(
+        tool(
+            "machine_lifecycle",
+            "Manage the lifecycle of a virtual machine.",
+            action={"type": "string", "enum": ["start", "stop", "restart"]},
+            machine={"type": "string", "description": "Machine name"},
+        ),
+        tool(
+            "machine_diagnose",
+            "Diagnose why a virtual machine fails to start.",
+            machine={"type": "string", "description": "Machine name"},
+        ),
+    )
+    validator = CaseValidator(tools)
+    start = Case(
+        id="s",
+        intent="Start the virtual machine web-1.",
+        expected="machine_lifecycle",
+        provenance=Provenance.AI_GENERATED,
+    )
+    assert validator.validate(start, min_confidence=MIN_CONFIDENCE).scored
+    vague = start.model_copy(update={"intent": "Look into the virtual machine web-1."})
+    assert not validator.validate(vague, min_confidence=MIN_CONFIDENCE).scored
+
+
 def test_a_word_a_name_says_twice_is_one_slot() -> None:
     """'request_pull_request_reviewers' says 'request' twice: a request for a pull request fills 2 of its 3 slots,
     not 3 of 4, so it does not outrank pull_request_read on 'pull request' alone."""

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from lemminflect import getAllLemmas
 
 from app.audit.models import Phrasing, Tool
-from app.audit.suite.phrasing import Phrased, checked, is_thing, with_values
-from app.audit.suite.reading import Reading, base_verb, lexicon, read_tool, verb_classes
+from app.audit.suite.phrasing import Phrased, checked, is_thing, operation_reading, with_values
+from app.audit.suite.reading import OPERATION_WORDS, Reading, base_verb, lexicon, read_tool, verb_classes
 from app.audit.suite.values import Value, named_value, param_value, tool_values
 from app.audit.text import content_stems, split_identifier
 
@@ -44,7 +44,7 @@ def contrastive(
     """Requests for `tool` built from what its `rivals` lack; none when nothing tells them apart."""
     if not rivals:
         return []
-    reading = read_tool(tool)
+    reading = operation_reading(read_tool(tool), tool, variant=variant, prefixes=prefixes)
     values = tool_values(tool, variant=variant)
     texts = [
         *_by_parameters(tool, reading, rivals, variant),
@@ -164,6 +164,8 @@ def _by_parameters(tool: Tool, reading: Reading, rivals: Sequence[Tool], variant
     out = []
     if any(v.text.count("/") == 1 and v.noun == "repository" for v in distinct):
         distinct = [v for v in distinct if v.noun != "owner"]  # acme/webshop already says the owner
+    if reading.verb_class == "create":
+        distinct = [v for v in distinct if "new" not in split_identifier(v.param)]  # a new_name renames, later
     if distinct:
         shown = distinct[:MAX_PARAMS]
         # 'with the content "..." with the content format "..."': one value is said once.
@@ -171,7 +173,8 @@ def _by_parameters(tool: Tool, reading: Reading, rivals: Sequence[Tool], variant
         given = _joined([_said(v) for v in shown])
         if _starts_with_head(reading):
             # The object alone first: the fewer of the rivals' words a request repeats, the clearer it points.
-            out.append(f"{reading.verb} the {reading.head} {given}")
+            article = "a" if reading.object.split()[:1] in (["a"], ["an"]) else "the"
+            out.append(f"{reading.verb} {article} {reading.head} {given}")
         out.append(f"{reading.verb} {reading.object} {given}")
     for member in members[:1]:
         obj = f"the {reading.head}" if _starts_with_head(reading) else reading.object
@@ -188,8 +191,8 @@ def _distinct_values(tool: Tool, rivals: Sequence[Tool], variant: int) -> tuple[
     order = [p for p in tool.required if p in tool.properties] + [p for p in tool.properties if p not in tool.required]
     for param in order:
         spec = tool.properties[param]
-        if not isinstance(spec, dict):
-            continue
+        if not isinstance(spec, dict) or OPERATION_WORDS & set(split_identifier(param)):
+            continue  # which operation to run is the request's verb ('Create a label'), not 'with method create'
         value = param_value(param, spec, tool=tool, required=param in tool.required, variant=variant)
         if value is None and spec.get("type") in ("number", "integer"):
             value = named_value(param, variant=variant)

@@ -21,7 +21,16 @@ from functools import cache
 from lemminflect import getAllLemmas, getInflection
 
 from app.audit.models import Phrasing, Tool
-from app.audit.suite.reading import Reading, lexicon, plural, read_tool, singular, verb_classes
+from app.audit.suite.reading import (
+    OPERATION_WORDS,
+    Reading,
+    lexicon,
+    operation_members,
+    plural,
+    read_tool,
+    singular,
+    verb_classes,
+)
 from app.audit.suite.values import Value, tool_values
 from app.audit.text import split_identifier
 
@@ -63,8 +72,13 @@ def name_prefixes(names: list[str]) -> frozenset[str]:
 
 def phrasings(tool: Tool, *, variant: int = 0, prefixes: frozenset[str] = frozenset()) -> list[Phrased]:
     """All requests for `tool`, best first within each family, families interleaved."""
-    reading = read_tool(tool)
+    read = read_tool(tool)
+    reading = operation_reading(read, tool, variant=variant, prefixes=prefixes)
     values = tool_values(tool, variant=variant)
+    if reading is not read and reading.verb_class in ("list", "delete"):
+        # A listing names no one thing; what is removed is not written ('Delete the comment saying ...').
+        gone = "ref" if reading.verb_class == "list" else "content"
+        values = [v for v in values if v.role != gone]
     families = [
         _explicit(reading, values, tool, prefixes),
         _framed("task", reading, values),
@@ -78,6 +92,88 @@ def phrasings(tool: Tool, *, variant: int = 0, prefixes: frozenset[str] = frozen
                 seen.add(text.lower())
                 out.append(Phrased(text, family[rank].phrasing))
     return out
+
+
+def operation_reading(
+    reading: Reading, tool: Tool, *, variant: int = 0, prefixes: frozenset[str] = frozenset()
+) -> Reading:
+    """A tool that runs one of several operations on a thing ('Perform write operations on repository labels',
+    `method: create | update | delete`) read as one of them, the one `variant` picks, as a person asks for it:
+    'Create a label named needs-triage'. Other tools keep their reading."""
+    aspects = set(lexicon().get("aspects", []))
+    vague = set(lexicon().get("vague", []))
+    name = [w for w in split_identifier(tool.name) if w.isalpha() and w.lower() not in prefixes]
+    lowered = {w.lower() for w in name}
+    if not (reading.verb.split()[-1] in vague or vague & lowered or aspects & set(reading.head.lower().split())):
+        return reading
+    operations = _operations(tool)
+    if not operations:
+        return reading
+    verb, named = operations[variant % len(operations)]
+    thing = _qualified(named, reading.head, aspects) if named else _operated_thing(reading, tool, name, aspects | vague)
+    if not thing or not is_thing(thing):
+        return reading
+    kind = verb_classes()[verb]
+    if kind == "list":
+        return Reading(verb=verb, verb_class=kind, object=f"the {plural(thing)}", head=plural(thing))
+    return Reading(verb=verb, verb_class=kind, object=f"{'a' if kind == 'create' else 'the'} {thing}", head=thing)
+
+
+# Classes of the verbs an operation parameter's members are read as (not "watch", "select": no thing is made,
+# read, changed, removed or run).
+_OPERATION_CLASSES = frozenset({"create", "update", "delete", "run", "list", "read"})
+
+
+def _operations(tool: Tool) -> list[tuple[str, list[str]]]:
+    """(verb, the words after it) of each member of the tool's operation parameter (`method`, `action`) that
+    opens with a verb: 'create' -> ('create', []), 'rerun_failed_jobs' -> ('rerun', ['failed', 'jobs'])."""
+    particles = lexicon().get("particles", {})
+    out = []
+    for member in operation_members(tool):
+        words = [w.lower() for w in split_identifier(member)]
+        if not words or verb_classes().get(words[0]) not in _OPERATION_CLASSES or words[0] in particles:
+            continue
+        lemmas = getAllLemmas(words[0])
+        if lemmas and "VERB" not in lemmas:
+            continue  # 'new' (browser_tabs) is no verb a request opens with
+        if len(words) == 1 or is_thing(words[-1]):
+            out.append((words[0], words[1:]))
+    return out
+
+
+def _qualified(named: list[str], head: str, aspects: set[str]) -> str:
+    """An operation's own thing with the proper names the description gives it: 'workflow run' of 'GitHub Actions
+    resources' -> 'GitHub Actions workflow run' (what tells it from the other tools' workflow runs)."""
+    own = {singular(w) for w in named}
+    names = [w for w in head.split() if w.lower() not in aspects and singular(w.lower()) not in own]
+    proper = names and all(w[:1].isupper() for w in names)
+    return " ".join([*(names if proper else []), *named])
+
+
+def _operated_thing(reading: Reading, tool: Tool, name: list[str], generic: set[str]) -> str:
+    """What the operations act on: the tool name's words that are neither its verb nor an aspect ('label_write'
+    -> 'label'), or the description's head without its aspect words when it says them all ('Tekton PipelineRun
+    lifecycle' -> 'Tekton PipelineRun'), in the description's spelling."""
+    words = [w for w in name if w.lower() not in generic]
+    # The name's verbs at either end ('write' of label_write, 'read' of ..._config_read); 'label' and 'comment'
+    # are things too, and stay.
+    while words and _names_action(words[-1]):
+        words.pop()
+    while words and _names_action(words[0]):
+        words.pop(0)
+    head = [w for w in reading.head.split() if w.lower() not in generic]
+    said = {singular(w.lower()) for w in head}
+    if head and (all(singular(w.lower()) in said for w in words) or any(len(w) < 3 for w in words)):
+        return singular(" ".join(head))
+    spelled: dict[str, str] = {}
+    for w in re.findall(r"[A-Za-z]+", tool.description or ""):
+        spelled.setdefault(w.lower(), w)
+    return singular(" ".join(spelled.get(w.lower(), w.lower()) for w in words))
+
+
+def _names_action(word: str) -> bool:
+    lowered = word.lower()
+    return lowered in verb_classes() and ("NOUN" not in getAllLemmas(lowered) or lowered in ("read", "write"))
 
 
 def checked(text: str) -> str | None:
@@ -189,11 +285,12 @@ def _names_other(match: re.Match[str], value: Value, values: list[Value]) -> boo
 
 def _repeats(mention: str, tail: list[str], obj: str) -> bool:
     """A second 'saying ...' or 'with ...', or a setting the object already names ('the status' + 'with status')."""
-    kind = mention.split()[0]
+    kind, *said = mention.split()
     if kind in ("saying", "with") and any(t.split()[0] == kind for t in tail):
         return True
+    setting = said[1] if said[0] == "the" and len(said) > 1 else said[0]  # 'with the comment "..."': comment
     # A second "with" reads as a list of settings: "the directory with sizes with sort by name".
-    return kind == "with" and (f" {mention.split()[1]}" in f" {obj.lower()}" or " with " in f" {obj} ")
+    return kind == "with" and (f" {setting}" in f" {obj.lower()}" or " with " in f" {obj} ")
 
 
 def _modifies_next(after: str) -> bool:
@@ -296,7 +393,6 @@ def _spoken(value: Value) -> str:
     return f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
 
 
-_OPERATION_WORDS = frozenset({"action", "method", "operation", "op"})
 
 
 def _mention(value: Value) -> str | None:
@@ -311,7 +407,12 @@ def _mention(value: Value) -> str | None:
     if value.role == "query":
         return f'for "{value.text}"'
     if value.role == "content":
-        return f'titled "{value.text}"' if value.noun in ("title", "subject") else f'saying "{value.text}"'
+        if value.noun in ("title", "subject"):
+            return f'titled "{value.text}"'
+        # What goes with an action rather than being its text: 'with the commit message "..."'.
+        if value.noun in ("commit message", "comment"):
+            return f'with the {value.noun} "{value.text}"'
+        return f'saying "{value.text}"'
     if value.role == "ref":
         # A made-up id ("T-1042") only reads well next to the thing it names, not as an afterthought.
         made_up = re.fullmatch(r"[A-Z]-1042", value.text)
@@ -322,7 +423,7 @@ def _mention(value: Value) -> str | None:
     # A camel-case member ("externalOnly") is a program's word, not a person's.
     spoken = re.fullmatch(r"[A-Za-z][A-Za-z -]{0,20}", value.text) and not _CAMEL.search(value.text)
     # "with action create", "with method get": which operation to run is the request's verb, not a setting.
-    operation = _OPERATION_WORDS & set(split_identifier(value.param))
+    operation = OPERATION_WORDS & set(split_identifier(value.param))
     if value.source == "enum" and spoken and not operation:
         # "sortBy: name" is said "sorted by name", not "with sort by name".
         if value.noun.split()[:1] in (["sort"], ["order"]) and value.noun.split()[-1] == "by":

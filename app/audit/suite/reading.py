@@ -47,6 +47,18 @@ _CONTAINERS = frozenset("list details detail content contents information info s
 _DETERMINERS = frozenset("a an the one single specific specified given particular existing all any".split())
 
 
+# Words of a parameter's name that say it picks one of the tool's operations (`method`, `action`).
+OPERATION_WORDS = frozenset({"action", "method", "operation", "op"})
+
+
+def operation_members(tool: Tool) -> list[str]:
+    """The members of the tool's operation parameter ('create', 'update', 'delete'), or [] when it has none."""
+    for param, spec in tool.properties.items():
+        if isinstance(spec, dict) and OPERATION_WORDS & set(split_identifier(param)):
+            return [str(m) for m in spec.get("enum") or () if isinstance(m, str)]
+    return []
+
+
 @dataclass(frozen=True)
 class Reading:
     """What a tool does, in words a request can reuse."""

@@ -43,7 +43,7 @@ from collections import Counter, defaultdict
 from functools import cache
 
 from app.audit.models import NO_TOOL, Case, CaseStatus, Provenance, Tool, ToolSet
-from app.audit.suite.reading import base_verb, lexicon, read_tool, verb_classes
+from app.audit.suite.reading import base_verb, lexicon, operation_members, read_tool, verb_classes
 from app.audit.text import folded_stems, has_token, match_stem, split_identifier, words
 
 # Cases whose expected answer cannot be defended with at least this confidence are exploratory.
@@ -105,8 +105,13 @@ def _parameter_text(tool: Tool) -> str:
     return " ".join(parts)
 
 
-def _name_slots(name: str) -> list[frozenset[str]]:
-    """A name's words as slots a request can fill; 'create_or_update_file' -> [{create, update}, {file}]."""
+def _name_slots(name: str, operations: tuple[str, ...] = ()) -> list[frozenset[str]]:
+    """A name's words as slots a request can fill; 'create_or_update_file' -> [{create, update}, {file}]. A name
+    word that says only that the tool acts on a thing ('manage', 'lifecycle') is filled by the `operations` its
+    schema offers: 'Start the VirtualMachine web-vm-1' says vm_lifecycle, whose `action` is start, stop or
+    restart. Not 'read' or 'write': servers that have them also have the older one-operation tools, and a
+    request for one operation is rightly contested between the two."""
+    acting = {*lexicon().get("aspects", []), *lexicon().get("vague", [])}
     slots: list[set[str]] = []
     joined = False
     for word in split_identifier(name):
@@ -117,6 +122,8 @@ def _name_slots(name: str) -> list[frozenset[str]]:
         if not stems:
             continue
         stems.update(folded_stems(" ".join(lexicon().get("slot_words", {}).get(word, ()))))
+        if word.lower() in acting:
+            stems.update(folded_stems(" ".join(operations)))
         if joined:
             slots[-1] |= stems
         else:
@@ -181,7 +188,9 @@ class CaseValidator:
             weights.update(dict.fromkeys(text, TEXT_WEIGHT))
             weights.update(dict.fromkeys(name, NAME_WEIGHT))
             self.fields.append(weights)
-            self.name_terms.append(_name_slots(tool.name))
+            # Members that are a bare verb ('create'); 'resolve_thread' names a thing of its own, not what 'write' does.
+            verbs = tuple(m for m in operation_members(tool) if len(split_identifier(m)) == 1)
+            self.name_terms.append(_name_slots(tool.name, verbs))
             param_words = " ".join(" ".join(split_identifier(p)) for p in tool.properties)
             self.param_names.append(frozenset(folded_stems(param_words)))
             df.update(weights)

@@ -240,6 +240,10 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
     role, noun = _role(tokens)
     if texts := _schema_texts(spec):
         source, text = texts[variant % len(texts)]
+        if role == "content" and source == "enum":
+            # A member of a list ("+1", "error") is a choice, not text a person writes: a setting, said by the
+            # parameter's own words ("with message type error"), never 'saying "error"'.
+            role, noun = "other", " ".join(_SPOKEN_NOUNS.get(t, t) for t in tokens)
         return Value(param, text, role, source, noun)
     fmt = spec.get("format")
     if isinstance(fmt, str) and fmt in _BY_FORMAT:
@@ -269,6 +273,8 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
     if (moved := _moved_path(tokens, spec, tool)) is not None:
         return Value(param, moved, "scope", "name", "")
     if (named := named_value(param, variant=variant)) is not None:
+        if named.role == "content" and _commit_message(tokens, spec, tool):
+            return named_value("commit_message", variant=variant)
         if named.role == "query" and (texts := _queries_for(tool)):
             return Value(param, texts[variant % len(texts)], "query", "name", named.noun)
         if named.noun == "file":
@@ -285,6 +291,17 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
         head = _object_word(tool) or (tokens[0] if len(tokens) > 1 else "item")
         return Value(param, f"{head[:1].upper()}-1042", "ref", "name", noun)
     return None
+
+
+def _commit_message(tokens: list[str], spec: dict[str, Any], tool: Tool) -> bool:
+    """Whether a text parameter is a commit's message: `commit_message`, a `message` described as "Commit
+    message", or the message of a tool that commits (git_commit)."""
+    if "commit" in tokens:
+        return True
+    said = str(spec.get("description") or "")
+    return bool(re.search(r"\bcommit message\b", said, re.IGNORECASE)) or (
+        tokens == ["message"] and "commit" in (w.lower() for w in split_identifier(tool.name))
+    )
 
 
 def named_value(param: str, *, variant: int = 0) -> Value | None:
