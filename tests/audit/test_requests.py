@@ -602,3 +602,14 @@ def test_text_that_goes_with_an_action_is_said_for_what_it_is() -> None:
     texts = [p.text for p in phrasings(levels)]
     assert any(t.endswith("with message type error.") for t in texts), texts
     assert not any('saying "error"' in t for t in texts), texts
+
+
+def test_the_user_the_tool_acts_as_is_the_person_asking() -> None:
+    """'the authenticated user' is the one typing: 'my Acme profile', 'for me', 'my pending review', never 'the
+    authenticated Acme user' in a request."""
+    whoami = tool("whoami", "Get details of the authenticated Acme user.")
+    inbox = tool("list_alerts", "List all alerts for the authenticated user.")
+    texts = [p.text for t in (whoami, inbox) for p in phrasings(t)]
+    assert "Get details of my Acme profile." in texts, texts
+    assert any(t.startswith("List all alerts for me") for t in texts), texts
+    assert not any("authenticated" in t for t in texts), texts
