@@ -613,3 +613,10 @@ def test_the_user_the_tool_acts_as_is_the_person_asking() -> None:
     assert "Get details of my Acme profile." in texts, texts
     assert any(t.startswith("List all alerts for me") for t in texts), texts
     assert not any("authenticated" in t for t in texts), texts
+
+
+def test_what_is_added_goes_to_its_thing() -> None:
+    """'Would you add the note to ticket #142?', not '... the note of ticket #142' (which reads as its own note)."""
+    texts = _phrased_in_repo("add_ticket_note", "Add a note.", ticket_number="Ticket number")
+    assert any("add the note to ticket #142" in t for t in texts), texts
+    assert not any("note of ticket" in t for t in texts), texts

@@ -488,7 +488,9 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         # "the pull request branch" of pull request 142: "the branch of the pull request #142".
         obj = phrase.replace(f"the {head}", f"the {kept} of the {ref.noun} {_spoken(ref)}", 1)
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
-        obj = f"{phrase} of {ref.noun} {_spoken(ref)}"
+        # What is added goes to the thing ("add the comment to issue #142"); what is read belongs to it.
+        joins = reading.verb.split()[-1] in _ADDING and " to " not in f" {phrase} "
+        obj = f"{phrase} {'to' if joins else 'of'} {ref.noun} {_spoken(ref)}"
     statement = next((v for v in values if v.role == "statement"), None)
     code = head.split()[-1].lower() in lexicon().get("code", []) if head else False
     if statement is not None and code and f"the {head}" in obj:
@@ -517,6 +519,9 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         "target": _addressed(target) if target else None,
         "verb": _with_particle(reading.verb),
     }
+
+
+_ADDING = frozenset("add attach post upload link assign".split())
 
 
 def _ends_with(head: str, noun: str) -> bool:
