@@ -421,6 +421,14 @@ def test_a_time_zone_is_not_an_owner_and_repository() -> None:
     assert found.owner_names == ["acme/webshop"]
 
 
+def test_a_relative_file_path_is_one_path() -> None:
+    """'config/settings.yaml' is a path in full: not 'settings.yaml' with 'config' left over as a request word."""
+    found = find_values("Create the file config/settings.yaml in acme/webshop.")
+    assert found.paths == ["config/settings.yaml"]
+    assert found.owner_names == ["acme/webshop"]
+    assert "config" in found.value_words
+
+
 def test_a_word_inside_a_value_is_data_and_gets_no_synonyms() -> None:
     """On github-mcp-server after a real change to search_issues (pair f3cb662c, head), 'Search issues for
     "invoice export" in acme/billing-api.' reached ui_get's 'Fetch' through the quoted 'export' and its synonym
