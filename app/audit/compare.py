@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.audit.models import Case, Dimension, Finding, Suite, ToolSet
+from app.audit.models import Case, Dimension, Finding, Mode, Suite, ToolSet
 from app.audit.results import AuditReport, CaseDelta, Comparison, Run, ToolChange
 from app.audit.selection import SelectionRequest, Selector, judge, runnable, tools_for_case
 from app.audit.text import jaccard, words
@@ -78,9 +78,9 @@ def compare(
         if case_id in unstable_ids:
             flaky.append(_delta(case, b, a, "unstable", "repeats disagreed; no gain or regression is claimed"))
         elif b.passed:
-            regressions.append(_delta(case, b, a, "regression", a.why))
+            regressions.append(_delta(case, b, a, "regression", a.why, borderline=_borderline(after, a)))
         else:
-            improvements.append(_delta(case, b, a, "improvement", a.why))
+            improvements.append(_delta(case, b, a, "improvement", a.why, borderline=_borderline(after, a)))
     before_keys = {finding_key(f) for f in before.findings}
     after_keys = {finding_key(f) for f in after.findings}
     introduced = [f for f in after.findings if finding_key(f) not in before_keys]
@@ -109,7 +109,17 @@ def compare(
     )
 
 
-def _delta(case: Case, b: Run | None, a: Run | None, kind: str, why: str) -> CaseDelta:
+# A synthetic answer this close to a coin flip (confidence 0.5 + half the lead of its decision over the threshold or
+# of its tool over the runner-up) is borderline: the request sits between two tools or between a tool and none.
+BORDERLINE = 0.55
+
+
+def _borderline(report: AuditReport, run: Run) -> bool:
+    """Whether the head's answer was decided by a hair; only the synthetic selector's confidence means this."""
+    return report.mode == Mode.SYNTHETIC and run.confidence < BORDERLINE
+
+
+def _delta(case: Case, b: Run | None, a: Run | None, kind: str, why: str, *, borderline: bool = False) -> CaseDelta:
     return CaseDelta(
         case_id=case.id,
         intent=case.intent,
@@ -120,6 +130,7 @@ def _delta(case: Case, b: Run | None, a: Run | None, kind: str, why: str) -> Cas
         kind=kind,
         why=why,
         removed_tools=list(case.removed_tools),
+        borderline=borderline,
     )
 
 

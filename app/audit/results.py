@@ -148,6 +148,9 @@ class CaseDelta(BaseModel):
     kind: str  # "regression", "improvement", "unstable", "coverage_added", "coverage_removed"
     why: str = ""
     removed_tools: list[str] = []  # tools left out of the list for this case (a near-miss expects NO_TOOL)
+    # Synthetic mode: the head's answer was decided by a hair (its confidence under BORDERLINE, app/audit/compare.py),
+    # so a small change anywhere in the tool list can flip it; the change is still counted.
+    borderline: bool = False
 
 
 class Comparison(BaseModel):

@@ -118,3 +118,28 @@ def test_flips_are_confirmed_by_fresh_repeats() -> None:
     assert comparison.regressions == []
     # 5 cases on 2 sides, minus 2 not runnable, plus 2 flips x 2 repeats x 2 sides.
     assert selector.calls == 8 + 8
+
+
+def test_a_change_decided_by_a_hair_is_marked_a_near_tie() -> None:
+    """A synthetic answer with confidence under 0.55 on the head side is a near tie, still counted; a confident one
+    is not; a model's own stated confidence never makes a near tie."""
+
+    def answer(confidence: float):
+        def pick(names: list[str], intent: str, fresh: bool) -> Selection:
+            head = "new_tool" in names
+            if "email" in intent:
+                return Selection(tool="read_file" if head else "send_email", confidence=confidence)
+            if "file" in intent:
+                return Selection(tool="read_file" if head else "NO_TOOL", confidence=confidence)
+            return Selection(tool="NO_TOOL", confidence=0.9)
+
+        return pick
+
+    close = pair(ScriptedSelector(answer(0.51)))
+    assert [(d.case_id, d.borderline) for d in close.regressions] == [("c2", True)]
+    assert [(d.case_id, d.borderline) for d in close.improvements] == [("c1", True)]
+    sure = pair(ScriptedSelector(answer(0.8)))
+    assert [d.borderline for d in [*sure.regressions, *sure.improvements]] == [False, False]
+    live = ScriptedSelector(answer(0.51))
+    live._info = live.info.model_copy(update={"mode": Mode.LIVE_MODEL})
+    assert not any(d.borderline for d in pair(live).regressions)

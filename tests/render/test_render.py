@@ -135,3 +135,22 @@ def test_a_near_miss_regression_names_the_tool_left_out() -> None:
     assert "`NO_TOOL` (with `list_agents` left out)" in table
     plain = table.replace("`NO_TOOL` (with `list_agents` left out)", "")
     assert "left out" not in plain
+
+
+def test_a_near_tie_is_marked_and_explained_once() -> None:
+    from app.audit.models import Provenance
+    from app.audit.results import CaseDelta
+    from app.render.environment import environment
+
+    def delta(case_id: str, borderline: bool) -> CaseDelta:
+        return CaseDelta(
+            case_id=case_id, intent="Create the file notes.md.", expected="write_file",
+            provenance=Provenance.AI_GENERATED, before_selected="write_file", after_selected="create_gist",
+            kind="regression", borderline=borderline,
+        )  # fmt: skip
+
+    case_table = environment().get_template("macros.md.j2").module.case_table
+    table = case_table([delta("a", True), delta("b", False), delta("c", True)])
+    assert table.count("`create_gist` (near tie)") == 2
+    assert table.count("_Near tie:") == 1
+    assert "near tie" not in case_table([delta("b", False)]).lower()
