@@ -620,3 +620,21 @@ def test_what_is_added_goes_to_its_thing() -> None:
     texts = _phrased_in_repo("add_ticket_note", "Add a note.", ticket_number="Ticket number")
     assert any("add the note to ticket #142" in t for t in texts), texts
     assert not any("note of ticket" in t for t in texts), texts
+
+
+def test_work_happens_on_a_branch_and_comes_from_a_source_branch() -> None:
+    """'Build the site on branch release-2.1', 'Open a change request ... from branch release-2.1'; no 'for branch'
+    and no 'with a title and optional body' from the description."""
+    build = tool(
+        "build_site", "Build the static site.", branch={"type": "string", "description": "Branch to build"}
+    )
+    change = tool(
+        "open_change_request",
+        "Open a new change request with a title and optional body.",
+        title={"type": "string", "description": "Title"},
+        source_branch={"type": "string", "description": "Branch the changes come from"},
+    )
+    texts = [p.text for t in (build, change) for p in phrasings(t)]
+    assert any("on branch release-2.1" in t for t in texts), texts
+    assert any(t.endswith("from branch release-2.1.") for t in texts), texts
+    assert not any("for branch" in t or "optional body" in t for t in texts), texts

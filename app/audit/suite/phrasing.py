@@ -416,7 +416,16 @@ def _mention(value: Value) -> str | None:
     if value.role == "ref":
         # A made-up id ("T-1042") only reads well next to the thing it names, not as an afterthought.
         made_up = re.fullmatch(r"[A-Z]-1042", value.text)
-        return f"for {value.noun} {_spoken(value)}" if value.noun and not made_up else None
+        if not value.noun or made_up:
+            return None
+        # Work happens on a branch ("Run the workflow on branch main"), comes from a source one and goes into a
+        # target one; other refs say what the request is for.
+        first = split_identifier(value.param)[0].lower()
+        if value.noun == "branch":
+            preposition = "from" if first in _FROM_WORDS else "into" if first in _TO_WORDS else "on"
+        else:
+            preposition = "for"
+        return f"{preposition} {value.noun} {_spoken(value)}"
     if value.noun == "date":
         first = split_identifier(value.param)[0]
         return f"{first if first in ('since', 'until', 'after', 'before', 'from') else 'on'} {value.text}"
