@@ -573,35 +573,27 @@ def test_a_tool_of_several_operations_is_asked_for_one_of_them() -> None:
     assert not any("resources" in t or t.lower().startswith("manage") for t in texts[:3]), texts
 
 
-def test_text_that_goes_with_an_action_is_said_for_what_it_is() -> None:
-    """A commit's message reads 'with the commit message "..."' (not 'saying "..."' after 'Delete the file'), a
-    comment on something else 'with the comment "..."', and a member of a list is a setting ('with message type
-    error'), never quoted as if written."""
-    remove = tool(
-        "delete_document",
-        "Delete a document from the archive.",
-        path={"type": "string", "description": "Path of the document"},
-        message={"type": "string", "description": "Commit message"},
-    )
-    texts = [p.text for p in phrasings(remove)]
-    assert any('with the commit message "' in t for t in texts), texts
+@pytest.mark.parametrize(
+    ("name", "description", "param", "spec", "said"),
+    [
+        # A commit's message: not 'Delete the document ... saying "..."'.
+        ("delete_document", "Delete a document from the archive.", "message",
+         {"type": "string", "description": "Commit message"}, 'with the commit message "'),
+        # A comment that goes with another action.
+        ("move_card", "Move a card to another column.", "comment",
+         {"type": "string", "description": "Comment to record with the move"}, 'with the comment "'),
+        # A member of a list is a setting, never quoted as if written.
+        ("print_notice", "Print a notice to the console.", "messageType",
+         {"type": "string", "enum": ["error", "success"], "description": "Kind of notice"}, "with message type error"),
+    ],
+)  # fmt: skip
+def test_text_that_goes_with_an_action_is_said_for_what_it_is(
+    name: str, description: str, param: str, spec: dict[str, object], said: str
+) -> None:
+    path = {"type": "string", "description": "Path of the document"}
+    texts = [p.text for p in phrasings(tool(name, description, path=path, **{param: spec}))]
+    assert any(said in t for t in texts), texts
     assert not any("saying" in t for t in texts), texts
-    shift = tool(
-        "move_card",
-        "Move a card to another column.",
-        card_id={"type": "string", "description": "Card ID"},
-        comment={"type": "string", "description": "Comment to record with the move"},
-    )
-    texts = [p.text for p in phrasings(shift)]
-    assert any('with the comment "' in t for t in texts), texts
-    levels = tool(
-        "print_notice",
-        "Print a notice to the console.",
-        messageType={"type": "string", "enum": ["error", "success"], "description": "Kind of notice"},
-    )
-    texts = [p.text for p in phrasings(levels)]
-    assert any(t.endswith("with message type error.") for t in texts), texts
-    assert not any('saying "error"' in t for t in texts), texts
 
 
 def test_the_user_the_tool_acts_as_is_the_person_asking() -> None:

@@ -12,7 +12,7 @@ from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator
 from app.errors import CasesError
 from tests.conftest import shared_path
 
-from .helpers import tool, toolset
+from .helpers import case, tool, toolset
 
 TOOLS = toolset(
     tool("read_file", "Reads the complete contents of a text file from disk.", path={"type": "string"}),
@@ -277,12 +277,7 @@ def test_a_name_word_that_only_says_the_tool_acts_is_said_by_its_operations() ->
         ),
     )
     validator = CaseValidator(tools)
-    start = Case(
-        id="s",
-        intent="Start the virtual machine web-1.",
-        expected="machine_lifecycle",
-        provenance=Provenance.AI_GENERATED,
-    )
+    start = case("s", "Start the virtual machine web-1.", "machine_lifecycle", provenance=Provenance.AI_GENERATED)
     assert validator.validate(start, min_confidence=MIN_CONFIDENCE).scored
     vague = start.model_copy(update={"intent": "Look into the virtual machine web-1."})
     assert not validator.validate(vague, min_confidence=MIN_CONFIDENCE).scored
