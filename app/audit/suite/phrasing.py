@@ -393,8 +393,6 @@ def _spoken(value: Value) -> str:
     return f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
 
 
-
-
 def _mention(value: Value) -> str | None:
     if value.role == "scope":
         first = split_identifier(value.param)[0].lower()
