@@ -14,7 +14,7 @@ _URL = re.compile(r"\bhttps?://[^\s\"'<>]+", re.IGNORECASE)
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _PATH = re.compile(
     r"(?:(?<=\s)|^)(?:~|\.{1,2})?/[\w.\-/]+|\b[A-Za-z]:\\[\w\\.\-]+"
-    r"|\b(?:[\w\-.]+/)*[\w\-]+\.(?:py|js|ts|json|ya?ml|txt|csv|md|log|html?|pdf|png|jpe?g|xml|sh|cfg|ini|toml)\b"
+    r"|\b(?:[\w\-.]+/){0,8}[\w\-]+\.(?:py|js|ts|json|ya?ml|txt|csv|md|log|html?|pdf|png|jpe?g|xml|sh|cfg|ini|toml)\b"
 )
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
 _DATE = re.compile(
