@@ -630,3 +630,46 @@ def test_work_happens_on_a_branch_and_comes_from_a_source_branch() -> None:
     assert any("on branch release-2.1" in t for t in texts), texts
     assert any(t.endswith("from branch release-2.1.") for t in texts), texts
     assert not any("for branch" in t or "optional body" in t for t in texts), texts
+
+
+def test_one_named_branch_is_the_thing_switched_to_and_a_source_is_said_from() -> None:
+    """'Switches branches' with one branch given: 'Switch to the branch release-2.1 ...', never 'Switch branches ...
+    on branch release-2.1'; a `ref` described as "Source branch" is where the new branch comes from; a kind of
+    branch (`branch_type`) is no branch a person names, and a `branchId` of a tool that is not about git is no git
+    branch."""
+    repo = {"type": "string", "description": "Path of the working copy"}
+    switch = tool("switch_branch", "Switches branches", repo_path=repo, branch_name={"type": "string"})
+    kinds = tool("vcs_branches", "List branches of a git working copy", repo_path=repo, branch_type={"type": "string"})
+    fork = tool(
+        "make_branch",
+        "Create a new branch in a git repository",
+        branch={"type": "string", "description": "Name of the new branch"},
+        ref={"type": "string", "description": "Source branch or commit of the new branch"},
+    )
+    notes = tool("note_step", "Record one step of a plan.", branchId={"type": "string", "description": "Branch id"})
+    texts = [p.text for t in (switch, kinds, fork, notes) for p in phrasings(t)]
+    assert any(t.startswith("Switch to the branch release-2.1") for t in texts), texts
+    assert any(t.endswith("from branch main.") for t in texts), texts
+    assert not any("branches release" in t or "on branch" in t for t in texts), texts
+    assert not any("release-2.1" in t for p in phrasings(kinds) for t in [p.text]), texts
+    assert not any("release-2.1" in p.text or "hotfix" in p.text for p in phrasings(notes))
+
+
+def test_text_that_is_the_object_goes_after_it_and_a_listing_stays_plural() -> None:
+    """'Type the text "..." into the field', 'Wait for the text "..." to appear', not '... saying "..."'; a new
+    title is no title's name ('Update the title of the ticket'); 'List the commits ...' from one commit stays a
+    listing."""
+    typed = tool("type_text", "Type text into the focused field", text={"type": "string", "description": "Text"})
+    wait = tool("wait_text", "Wait for text to appear on the page", text={"type": "string", "description": "Text"})
+    retitle = tool(
+        "retitle_ticket",
+        "Update the title of a ticket",
+        ticket_number={"type": "integer"},
+        title={"type": "string", "description": "New title"},
+    )
+    commits = tool("list_commits", "List commits of a repository", sha={"type": "string", "description": "Start"})
+    texts = [p.text for t in (typed, wait, retitle, commits) for p in phrasings(t)]
+    assert 'Type the text "the 2.3.0 release is out" into the focused field.' in texts, texts
+    assert any(t.startswith('Wait for the text "the 2.3.0 release is out" to appear') for t in texts), texts
+    assert not any("saying" in t or 'title "' in t for t in texts), texts
+    assert not any(re.search(r"\bthe commit 9f3c2e1\b", t) for t in texts), texts

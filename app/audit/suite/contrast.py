@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from lemminflect import getAllLemmas
 
 from app.audit.models import Phrasing, Tool
-from app.audit.suite.phrasing import Phrased, checked, is_thing, operation_reading, with_values
+from app.audit.suite.phrasing import LISTING, Phrased, checked, is_thing, lists, operation_reading, with_values
 from app.audit.suite.reading import OPERATION_WORDS, Reading, base_verb, lexicon, read_tool, verb_classes
 from app.audit.suite.values import Value, named_value, param_value, tool_values
 from app.audit.text import content_stems, split_identifier
@@ -90,7 +90,7 @@ def _by_name_word(
     if not distinct:
         return []
     obj = f"the {' '.join(distinct)} {reading.head}"
-    return [f"{reading.verb} {with_values(obj, reading.head, values)}"]
+    return [f"{reading.verb} {with_values(obj, reading.head, values, one=not lists(reading))}"]
 
 
 def _by_name(
@@ -108,7 +108,7 @@ def _by_name(
         return []
     # As the description writes them: 'the Tekton PipelineRun logs', not 'the tekton pipelinerun logs'.
     obj = " ".join(_as_written(tool.description or "").get(w, w) for w in rest)
-    return [f"{reading.verb} {with_values(f'the {obj}', obj, values)}"]
+    return [f"{reading.verb} {with_values(f'the {obj}', obj, values, one=not lists(reading))}"]
 
 
 def _as_written(text: str) -> dict[str, str]:
@@ -136,7 +136,7 @@ def _by_name_verb(tool: Tool, reading: Reading, values: list[Value]) -> list[str
     spoken = _SPOKEN_VERBS.get(verbs[0], verbs[0])
     if spoken == "count":
         obj = re.sub(r"^the (?:number|count|total) of ", "the ", obj)  # "Count the documents", not "the number of"
-    return [f"{spoken} {with_values(obj, reading.head, values)}"]
+    return [f"{spoken} {with_values(obj, reading.head, values, one=verb_classes()[verbs[0]] not in LISTING)}"]
 
 
 def _part_of_noun(words: list[str], i: int) -> bool:

@@ -50,6 +50,8 @@ _PREPOSITION_WORDS = frozenset("in for from of to on by with at as into within a
 _SLOT = re.compile(r"\{(\w+)\}")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _MAX_WORDS = 30
+# Verb classes whose plural object is a plural: "List commits" starting at one commit still lists commits.
+LISTING = frozenset({"list", "search"})
 # A first name word shared by this share of a server's tools is the server's prefix.
 PREFIX_SHARE = 0.3
 
@@ -206,7 +208,10 @@ def _trims() -> tuple[tuple[re.Pattern[str], str], ...]:
 def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozenset[str]) -> list[Phrased]:
     out = []
     if reading.object:
-        out.append(Phrased(f"{reading.verb} {with_values(reading.object, reading.head, values)}", Phrasing.EXPLICIT))
+        one = not lists(reading)
+        out.append(
+            Phrased(f"{reading.verb} {with_values(reading.object, reading.head, values, one=one)}", Phrasing.EXPLICIT)
+        )
     name_words = [
         w
         for w in split_identifier(tool.name)
@@ -224,7 +229,8 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     if verb and rest and is_thing(rest[-1]) and any(w not in _PREPOSITION_WORDS and _can_name(w) for w in rest):
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         words = " ".join(rest)
-        out.append(Phrased(f"{verb} {with_values(words, words, values)}", Phrasing.EXPLICIT))
+        one = verb_classes()[verb] not in LISTING
+        out.append(Phrased(f"{verb} {with_values(words, words, values, one=one)}", Phrasing.EXPLICIT))
     return out
 
 
@@ -242,12 +248,15 @@ def _names_a_thing(words: list[str], i: int) -> bool:
     )
 
 
-def _placed(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
+def _placed(obj: str, values: list[Value], *, one: bool = False) -> tuple[str, list[Value]]:
     """Each value put where the phrase names its thing: 'in a GitHub repository' -> 'in the GitHub repository
-    acme/webshop'; returns the phrase and the values placed."""
+    acme/webshop'; returns the phrase and the values placed. With `one` (an action on one thing, not a listing),
+    a plural object is the one thing the value names: 'Check out the branches' -> 'Check out the branch main'."""
     done: list[Value] = []
     for value in values:
         nouns = _NOUN_SYNONYMS.get(value.noun, (value.noun,)) if value.noun and value.role in ("ref", "scope") else ()
+        if one and value.role == "ref" and value.noun and re.sub(r"^the ", "", obj.lower()) == plural(value.noun):
+            nouns = (*nouns, plural(value.noun))
         for noun in nouns:
             pattern = re.compile(
                 rf"(?<![\w'’-]){_DETERMINER}((?:{_MODIFIER}[\w-]+\s+){{0,3}}?)({_spaced(noun)})(?:\s+(?:key|id|name|number))?\b(?!\s+(?:#|\d|[A-Z]+-\d))",
@@ -260,7 +269,8 @@ def _placed(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
             starts_phrase = match.group(0) != match.group(1) + match.group(0)[len(match.group(1)) :] or (
                 not before or before[-1].lower() in _PREPOSITION_WORDS
             )
-            said = f"{'the ' if starts_phrase else ''}{match.group(1)}{match.group(2)} {_spoken(value)}"
+            thing = value.noun if match.group(2).lower() == plural(value.noun).lower() != value.noun else match.group(2)
+            said = f"{'the ' if starts_phrase else ''}{match.group(1)}{thing} {_spoken(value)}"
             obj = obj[: match.start()] + said + obj[match.end() :]
             done.append(value)
             break
@@ -299,9 +309,10 @@ def _modifies_next(after: str) -> bool:
     return bool(following) and following[0].isalpha() and following[0].lower() not in _PREPOSITION_WORDS | {"and", "or"}
 
 
-def with_values(obj: str, head: str, values: list[Value]) -> str:
+def with_values(obj: str, head: str, values: list[Value], *, one: bool = False) -> str:
     """Put each value where the object names its thing, else after it: 'in a repository' -> 'in acme/webshop'."""
-    obj, placed = _placed(obj, values)
+    obj, placed = _placed(obj, values, one=one)
+    obj, placed = _quoted_at_head(obj, head, values, placed)
     tail: list[str] = []
     places: set[int] = set()
     for value in values:
@@ -324,6 +335,17 @@ def with_values(obj: str, head: str, values: list[Value]) -> str:
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda mention: mention.startswith(":"))
     return " ".join([obj, *said])
+
+
+def _quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value]) -> tuple[str, list[Value]]:
+    """Text that is the object itself goes after it: 'Type the text "hello" into the element', 'Wait for the text
+    "Saved" to appear', not '... saying "hello"'."""
+    said = next((v for v in values if v.role == "content" and v.noun and v.noun == head.lower()), None)
+    # "the title of the issue" with a new title: the value is what it becomes, not which title it is.
+    pattern = re.compile(rf"(?<![\w-])(?:(?:the|a|an) )?{re.escape(head)}\b(?![\w-])(?! of\b)", re.IGNORECASE)
+    if said is None or said in placed or not pattern.search(obj):
+        return obj, placed
+    return pattern.sub(f'the {head} "{said.text}"', obj, count=1), [*placed, said]
 
 
 def _paired(tail: list[str], places: set[int]) -> list[str]:
@@ -395,7 +417,7 @@ def _spoken(value: Value) -> str:
 
 def _mention(value: Value) -> str | None:
     if value.role == "scope":
-        first = split_identifier(value.param)[0].lower()
+        first = value.side or split_identifier(value.param)[0].lower()
         preposition = "from" if first in _FROM_WORDS else "to" if first in _TO_WORDS else "in"
         return f"{preposition} {_spoken(value)}"
     if value.noun == "time":
@@ -418,7 +440,7 @@ def _mention(value: Value) -> str | None:
             return None
         # Work happens on a branch ("Run the workflow on branch main"), comes from a source one and goes into a
         # target one; other refs say what the request is for.
-        first = split_identifier(value.param)[0].lower()
+        first = value.side or split_identifier(value.param)[0].lower()
         if value.noun == "branch":
             preposition = "from" if first in _FROM_WORDS else "into" if first in _TO_WORDS else "on"
         else:
@@ -470,8 +492,16 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
     return out
 
 
+def lists(reading: Reading) -> bool:
+    """A listing ("List commits", "Get list of commits"): its plural object stays plural when a value narrows it."""
+    return reading.verb_class in LISTING or bool(re.match(r"(?:an? |the )?list of ", reading.object.lower()))
+
+
 def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     head = reading.head if is_thing(reading.head) else ""
+    first = next((v for v in values if v.role == "ref" and v.noun), None)
+    if first is not None and head.lower() == plural(first.noun) and not lists(reading):
+        head = first.noun  # "switch branches" to one named branch: "switch to the branch release-2.1"
     # The head with what it belongs to ("the logs of a Kubernetes Pod"), values put where their nouns are.
     phrase, placed = _placed(f"the {head} {reading.owner}".strip(), values)
     rest = [v for v in values if v not in placed]
@@ -484,7 +514,7 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     )
     content = next((v for v in values if v.role == "content" and v.noun not in ("title", "subject")), None)
     target = next((v for v in values if v.noun in ("channel", "address", "user")), None)
-    obj = phrase
+    obj, placed = _quoted_at_head(phrase, head, values, placed) if head else (phrase, placed)
     # "the sub issue #1042": the head already has its own value; the other ref says what it belongs to.
     valued = any(f"the {head} {_spoken(v)}" in phrase for v in placed)
     if ref is not None and not ref.noun and ref.param.lower().endswith("name"):

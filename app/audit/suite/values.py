@@ -46,6 +46,7 @@ class Value:
     source: str  # examples | enum | description | format | name
     noun: str  # the thing the parameter names, in words ("channel", "branch"); "" for a bare id
     named: str = ""  # for a name parameter, what it is the name of ("node"), from its description or its words
+    side: str = ""  # "from" or "to" when the description says so ("Source branch/commit for new branch")
 
     @property
     def trusted(self) -> bool:
@@ -201,6 +202,12 @@ _NUMBERED = frozenset("number num pr issue".split())
 _SPOKEN_NOUNS = {"pull": "pull request", "pr": "pull request", "mr": "merge request"}
 # Enum members that say nothing a person would ask for.
 _BLAND = frozenset("all none any default auto true false null unknown other".split())
+# A description's first word that says which end of a move or copy a value is: "Source branch/commit for new branch".
+_SIDES = {"source": "from", "base": "from", "origin": "from", "target": "to", "destination": "to"}
+# "branch_type", "file_mode": which kind of thing, not a thing a person names.
+_KIND_WORDS = frozenset("type kind mode".split())
+# Words of a tool's text that say it works on git.
+_GIT_WORDS = frozenset("git commit commits repository repo repositories gitlab github merge pull push checkout".split())
 
 
 def tool_values(tool: Tool, *, limit: int = 3, variant: int = 0) -> list[Value]:
@@ -229,6 +236,9 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
     if value is not None and value.noun == "time zone" and not required:
         # An optional time zone shapes the answer: a setting, which a person names only when it is the point.
         return dataclasses.replace(value, role="other")
+    first = str(spec.get("description") or "").split()[:1]
+    if value is not None and first and first[0].lower() in _SIDES:
+        return dataclasses.replace(value, side=_SIDES[first[0].lower()])
     return value
 
 
@@ -272,7 +282,11 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
         return Value(param, "14:30" if variant % 2 == 0 else "09:00", "other", "name", "time")
     if (moved := _moved_path(tokens, spec, tool)) is not None:
         return Value(param, moved, "scope", "name", "")
+    if len(tokens) > 1 and tokens[-1] in _KIND_WORDS:
+        return None
     if (named := named_value(param, variant=variant)) is not None:
+        if named.noun == "branch" and tokens[-1] in _ID_WORDS and not _about_git(tool, said):
+            return None  # a git branch has a name; a "branchId" of a tool not about git is a line of thought
         if named.role == "content" and _commit_message(tokens, spec, tool):
             return named_value("commit_message", variant=variant)
         if named.role == "query" and (texts := _queries_for(tool)):
@@ -288,9 +302,15 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
         gitty = {"branch", "commit", "git", "tag"} & set(split_identifier(tool.description or ""))
         return Value(param, "main", "ref", "name", "branch") if tokens == ["ref"] and gitty else None
     if tokens[-1] in ("id", "key", "slug"):
-        head = _object_word(tool) or (tokens[0] if len(tokens) > 1 else "item")
+        # "page_id" is a page's id ("P-1042"), whatever the tool adds to it; a bare "id" is of the tool's thing.
+        head = tokens[-2] if len(tokens) > 1 and tokens[-2].isalpha() else _object_word(tool) or "item"
         return Value(param, f"{head[:1].upper()}-1042", "ref", "name", noun)
     return None
+
+
+def _about_git(tool: Tool, said: str) -> bool:
+    """Whether a tool's text, name or parameter names say it works on git (a repository, a commit, a merge)."""
+    return bool(_GIT_WORDS & set(split_identifier(f"{said} {tool.name} {' '.join(tool.properties)}")))
 
 
 def _commit_message(tokens: list[str], spec: dict[str, Any], tool: Tool) -> bool:
