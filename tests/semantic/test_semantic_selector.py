@@ -11,7 +11,7 @@ import pytest
 from app.audit.models import NO_TOOL
 from app.audit.selection import SelectionRequest
 from app.audit.synthetic.profiles import read_profile
-from app.audit.synthetic.selector import SyntheticSelector
+from app.audit.synthetic.selector import SyntheticSelector, meant
 from app.errors import SelectorError
 from app.selector_factory import synthetic_selector
 from app.semantic import minilm
@@ -118,3 +118,21 @@ def _fresh():
     from app.semantic.similarity import MiniLMSimilarity
 
     return MiniLMSimilarity(minilm.MiniLM())
+
+
+def test_quoted_text_is_data_the_meaning_of_the_request_is_read_without() -> None:
+    """'Type the text "..."': the words inside the quotes are what the tool is given, not what is asked for, so the
+    embedding reads the request without them; a request that is mostly a quotation keeps it."""
+    assert meant('Would you type the text "the quarterly report is late"?') == "Would you type the text?"
+    assert meant('tool prompt "find a recent article on tides"') == 'tool prompt "find a recent article on tides"'
+    quoted = 'Would you type the text "the quarterly report is late"?'
+    plain = "Would you type the text?"
+    tools = [
+        _tool("type_text", "Type text into the focused field.", text="Text to type"),
+        _tool("press_key", "Press a key on the keyboard.", key="Key name"),
+    ]
+    selector = synthetic_selector()
+    found, alone = selector.evidence(tools, quoted), selector.evidence(tools, plain)
+    assert found is not None and alone is not None
+    assert found[0] == alone[0] == "type_text"
+    assert found[1].semantic_cosine == alone[1].semantic_cosine

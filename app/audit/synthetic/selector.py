@@ -48,6 +48,7 @@ give byte-identical answers.
 from __future__ import annotations
 
 import heapq
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,7 +118,7 @@ class SyntheticSelector:
             lists = {id(r.tools): r.tools for r in requests}.values()
             # Near-miss lists hold the full list's tool objects: each tool's text is made once.
             tool_texts = {id(t): t for tools in lists for t in tools}
-            texts = [r.intent for r in requests] + [tool_text(t) for t in tool_texts.values()]
+            texts = [meant(r.intent) for r in requests] + [tool_text(t) for t in tool_texts.values()]
             self._similarity.prepare(list(dict.fromkeys(texts)))
         return [self.select(req.tools, req.intent) for req in requests]
 
@@ -162,7 +163,7 @@ class SyntheticSelector:
         if self._similarity is not None and self.profile.semantic is not None:
             if index.texts is None:
                 index.texts = [_text_of(doc, tool) for doc, tool in zip(index.docs, tools, strict=True)]
-            cosines = Cosines(self._similarity.similarities(intent, index.texts))
+            cosines = Cosines(self._similarity.similarities(meant(intent), index.texts))
             ranked = blended_top(scores, cosines, self.profile.semantic.blend)
         else:
             ranked = heapq.nsmallest(2, scores.items(), key=lambda r: (-r[1], r[0]))
@@ -297,6 +298,17 @@ class SyntheticSelector:
 def _margin(index: ToolSetIndex, best: float, runner_up: float) -> float:
     """The best tool's ranking lead over the runner-up, relative to its own score (1 when alone)."""
     return 1.0 if index.size == 1 or best <= 0 else max(0.0, best - runner_up) / best
+
+
+_QUOTED = re.compile(r'"[^"\n]{1,200}"|“[^”\n]{1,200}”')
+
+
+def meant(intent: str) -> str:
+    """What the embedding reads of a request: quoted text taken out, since it is data the tool is given ('Type the
+    text "the release is out"'), not what the request asks for; kept when it is most of the request ('tool prompt
+    "Find a recent news article"')."""
+    rest = re.sub(r"\s+([?.!,])", r"\1", _QUOTED.sub("", intent)).strip()
+    return rest if len(rest.split()) >= 3 else intent
 
 
 def _abstention(tool: str, best: _Scored, threshold: float, *, semantic: bool) -> str:
