@@ -673,3 +673,29 @@ def test_text_that_is_the_object_goes_after_it_and_a_listing_stays_plural() -> N
     assert any(t.startswith('Wait for the text "the 2.3.0 release is out" to appear') for t in texts), texts
     assert not any("saying" in t or 'title "' in t for t in texts), texts
     assert not any(re.search(r"\bthe commit 9f3c2e1\b", t) for t in texts), texts
+
+
+def test_whom_a_thing_is_assigned_to_is_said_so() -> None:
+    """'Create a new ticket in WEB assigned to dana', 'Assign the ticket T-1042 to dana', never '... for user dana'
+    or 'the ticket of user dana'."""
+    made = tool("create_ticket", "Create a new ticket.", project_key={"type": "string"}, assignee={"type": "string"})
+    given = tool(
+        "assign_ticket", "Assign a ticket to a user.", ticket_id={"type": "string"}, assignee={"type": "string"}
+    )
+    texts = [p.text for t in (made, given) for p in phrasings(t)]
+    assert "Create a new ticket in WEB assigned to dana." in texts, texts
+    assert any(t.startswith("Assign the ticket T-1042 to") and "dana" in t for t in texts), texts
+    assert not any("for user" in t or "of user" in t or re.match(r"Assign .* assigned to", t) for t in texts), texts
+
+
+def test_a_description_that_opens_with_qualities_is_asked_for_by_the_names_verb() -> None:
+    """'Quick and thorough text search across all notebooks' names no action ('Would you quick the text search?');
+    the name's verb does: 'Search text across all notebooks ...'."""
+    finder = tool(
+        "search_notes",
+        "Quick and thorough text search across all notebooks.",
+        query={"type": "string", "description": "Search query"},
+    )
+    texts = [p.text for p in phrasings(finder)]
+    assert any(t.startswith("Search text across all notebooks") for t in texts), texts
+    assert not any(re.search(r"\bquick(ed)?\b", t, re.IGNORECASE) for t in texts), texts

@@ -441,6 +441,8 @@ def _mention(value: Value) -> str | None:
         # Work happens on a branch ("Run the workflow on branch main"), comes from a source one and goes into a
         # target one; other refs say what the request is for.
         first = value.side or split_identifier(value.param)[0].lower()
+        if "assignee" in split_identifier(value.param):
+            return f"assigned to {_spoken(value)}"
         if value.noun == "branch":
             preposition = "from" if first in _FROM_WORDS else "into" if first in _TO_WORDS else "on"
         else:
@@ -524,6 +526,8 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     elif ref is not None and not valued and (kept := _after_noun(head, ref.noun)):
         # "the pull request branch" of pull request 142: "the branch of the pull request #142".
         obj = phrase.replace(f"the {head}", f"the {kept} of the {ref.noun} {_spoken(ref)}", 1)
+    elif ref is not None and "assignee" in split_identifier(ref.param):
+        obj = f"{phrase} assigned to {_spoken(ref)}"
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
         # What is added goes to the thing ("add the comment to issue #142"); what is read belongs to it.
         joins = reading.verb.split()[-1] in _ADDING and " to " not in f" {phrase} "
@@ -576,7 +580,7 @@ def _after_noun(head: str, noun: str) -> str:
     return " ".join(words[len(lead) :]) if opens else ""
 
 
-_COMPLEMENT = re.compile(r"\s(?:to|into|onto)\s(?!\w+\s(?:the|a|an|your|my)\b)")
+_COMPLEMENT = re.compile(r"(?<!\bassigned)\s(?:to|into|onto)\s(?!\w+\s(?:the|a|an|your|my)\b)")
 
 
 def _split_complement(obj: str) -> tuple[str, str]:

@@ -150,6 +150,17 @@ def lead_sentence(description: str) -> str:
     return _LEAD_INS.sub("", text)
 
 
+def named_verb_of(name_words: list[str]) -> str | None:
+    """The first word of a tool's name that is an action verb ("search" of search_code)."""
+    return next((v for w in name_words if (v := base_verb(w)) and w in verb_classes()), None)
+
+
+def _acts(word: str) -> bool:
+    """'Reads', 'update': a word that reads as an action after "and" ('Fast and precise' has none)."""
+    lowered = word.lower()
+    return lowered in verb_classes() or (lowered.endswith("s") and base_verb(lowered) is not None)
+
+
 def read_tool(tool: Tool) -> Reading:
     name_words = [w for w in split_identifier(tool.name) if w.isalpha()]
     # "the status, priority or assignee of a ticket" -> "the status of a ticket": one thing per request.
@@ -160,6 +171,14 @@ def read_tool(tool: Tool) -> Reading:
     if len(words) > 2 and words[0].lower().endswith("ly") and base_verb(words[1]):
         adverb, words = words[0].lower() + " ", words[1:]
     verb = base_verb(words[0]) if words and words[0].lower() not in _NOT_ACTIONS else None
+    said = lead_sentence(tool.description or "").split()
+    qualities = said[1:2] == ["and"] and len(said) > 3 and not _acts(said[2]) and said[0].lower() not in _DETERMINERS
+    if qualities and verb not in verb_classes():
+        # "Fast and precise code search across ...": two qualities, no action; the name's verb acts on the rest
+        # ("Search code across ...").
+        verb, words = None, words[3:] if words[1:2] == ["and"] else words[1:]
+        if len(words) > 1 and named_verb_of(name_words) == words[1].lower():
+            words = [words[0], *words[2:]]
     rest = words[1:] if verb else []
     if verb and verb not in verb_classes() and rest and rest[0].lower() in verb_classes():
         # "Batch create multiple versions": the action is the second word, the first says how.
@@ -171,7 +190,7 @@ def read_tool(tool: Tool) -> Reading:
     helper = next(
         (i for i, w in enumerate(lead[:3]) if w.lower() in _NOT_ACTIONS and lead[i + 1 : i + 2] == ["for"]), None
     )
-    named_verb = next((v for w in name_words if (v := base_verb(w)) and w in verb_classes()), None)
+    named_verb = named_verb_of(name_words)
     if verb is None and helper is not None and named_verb is None and len(lead) > helper + 2:
         # "A tool for dynamic problem-solving": what it is for is what a person asks help with.
         verb, rest = "help with", lead[helper + 2 :]
