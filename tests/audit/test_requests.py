@@ -699,3 +699,14 @@ def test_a_description_that_opens_with_qualities_is_asked_for_by_the_names_verb(
     texts = [p.text for p in phrasings(finder)]
     assert any(t.startswith("Search text across all notebooks") for t in texts), texts
     assert not any(re.search(r"\bquick(ed)?\b", t, re.IGNORECASE) for t in texts), texts
+
+
+def test_a_thing_moved_goes_to_its_target() -> None:
+    """'Move the issue WEB-142 to WEB', 'to the project WEB', never '... in WEB' or 'the another project WEB'."""
+    spec = {"issue_key": {"type": "string"}, "target_project_key": {"type": "string"}}
+    bare = tool("move_issue", "Move an issue.", **spec)
+    told = tool("move_issue", "Move an issue to another project.", **spec)
+    texts = [p.text for t in (bare, told) for p in phrasings(t)]
+    assert "Move the issue WEB-142 to WEB." in texts, texts
+    assert "Move the issue WEB-142 to the project WEB." in texts, texts
+    assert not any((t.startswith("Move") and " in WEB" in t) or "another project" in t for t in texts), texts

@@ -43,7 +43,9 @@ _NOUN_SYNONYMS = {
 # Where a value of a pair goes: "from America/New_York", "to Asia/Tokyo" (a parameter's first word says which).
 _FROM_WORDS = frozenset("source src from origin".split())
 _TO_WORDS = frozenset("target to destination dest".split())
-_DETERMINER = r"(?:(?:a|an|the|its|their|one|single|specific|specified|given|particular|existing)\s+){0,2}"
+_DETERMINER = (
+    r"(?:(?:a|an|the|its|their|one|single|specific|specified|given|particular|existing|another|different)\s+){0,2}"
+)
 # A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
 _MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|a|an|and|or|whether|if|that|which)\b)(?![#/'’])"
 _PREPOSITION_WORDS = frozenset("in for from of to on by with at as into within across about after".split())
@@ -52,6 +54,8 @@ _CAMEL = re.compile(r"[a-z][A-Z]")
 _MAX_WORDS = 30
 # Verb classes whose plural object is a plural: "List commits" starting at one commit still lists commits.
 LISTING = frozenset({"list", "search"})
+# Verbs that take their thing somewhere: a lone target reads "to OTHERPROJ", not "in OTHERPROJ".
+_MOVING = frozenset("move copy transfer migrate relocate".split())
 # A first name word shared by this share of a server's tools is the server's prefix.
 PREFIX_SHARE = 0.3
 
@@ -210,7 +214,10 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     if reading.object:
         one = not lists(reading)
         out.append(
-            Phrased(f"{reading.verb} {with_values(reading.object, reading.head, values, one=one)}", Phrasing.EXPLICIT)
+            Phrased(
+                f"{reading.verb} {with_values(reading.object, reading.head, values, one=one, verb=reading.verb)}",
+                Phrasing.EXPLICIT,
+            )
         )
     name_words = [
         w
@@ -230,7 +237,7 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         words = " ".join(rest)
         one = verb_classes()[verb] not in LISTING
-        out.append(Phrased(f"{verb} {with_values(words, words, values, one=one)}", Phrasing.EXPLICIT))
+        out.append(Phrased(f"{verb} {with_values(words, words, values, one=one, verb=verb)}", Phrasing.EXPLICIT))
     return out
 
 
@@ -309,8 +316,9 @@ def _modifies_next(after: str) -> bool:
     return bool(following) and following[0].isalpha() and following[0].lower() not in _PREPOSITION_WORDS | {"and", "or"}
 
 
-def with_values(obj: str, head: str, values: list[Value], *, one: bool = False) -> str:
-    """Put each value where the object names its thing, else after it: 'in a repository' -> 'in acme/webshop'."""
+def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, verb: str = "") -> str:
+    """Put each value where the object names its thing, else after it: 'in a repository' -> 'in acme/webshop'.
+    `verb` is the request's verb: a thing moved or copied goes "to" its target ('Move the page P-1042 to ENG')."""
     obj, placed = _placed(obj, values, one=one)
     obj, placed = _quoted_at_head(obj, head, values, placed)
     tail: list[str] = []
@@ -331,7 +339,8 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False) 
             tail.append(mention)
             if value.role == "scope":
                 places.add(len(tail) - 1)
-    said = _paired(tail, places)[:2]
+    moved = verb.split()[-1].lower() in _MOVING if verb else False
+    said = _paired(tail, places, moved=moved and " to " not in f" {obj} ")[:2]
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda mention: mention.startswith(":"))
     return " ".join([obj, *said])
@@ -348,13 +357,16 @@ def _quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value
     return pattern.sub(f'the {head} "{said.text}"', obj, count=1), [*placed, said]
 
 
-def _paired(tail: list[str], places: set[int]) -> list[str]:
+def _paired(tail: list[str], places: set[int], *, moved: bool = False) -> list[str]:
     """Of the mentions at `places` (where values), 'from X' and 'to Y' said together, as one mention: 'from
-    America/New_York to Asia/Tokyo'; alone, 'to DEV' could read as the action's own 'to', so it says 'in DEV'."""
+    America/New_York to Asia/Tokyo'; alone, 'to DEV' could read as the action's own 'to', so it says 'in DEV',
+    unless the action moves its thing (`moved`): 'Move the issue PROJ-123 to OTHERPROJ'."""
     start = next((i for i in sorted(places) if tail[i].startswith("from ")), None)
     end = next((i for i in sorted(places) if tail[i].startswith("to ")), None)
     if start is None or end is None:
         lone = start if start is not None else end
+        if moved and lone is not None and lone == end:
+            return tail
         return [re.sub(r"^(?:from|to) ", "in ", t) if i == lone else t for i, t in enumerate(tail)]
     return [f"{t} {tail[end]}" if i == start else t for i, t in enumerate(tail) if i != end]
 
