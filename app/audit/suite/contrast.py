@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from lemminflect import getAllLemmas
 
 from app.audit.models import Phrasing, Tool
-from app.audit.suite.phrasing import LISTING, Phrased, checked, is_thing, lists, operation_reading, with_values
+from app.audit.suite.phrasing import Phrased, checked, is_thing, listing, lists, operation_reading, with_values
 from app.audit.suite.reading import OPERATION_WORDS, Reading, base_verb, lexicon, read_tool, verb_classes
 from app.audit.suite.values import Value, named_value, param_value, tool_values
 from app.audit.text import content_stems, split_identifier
@@ -136,7 +136,7 @@ def _by_name_verb(tool: Tool, reading: Reading, values: list[Value]) -> list[str
     spoken = _SPOKEN_VERBS.get(verbs[0], verbs[0])
     if spoken == "count":
         obj = re.sub(r"^the (?:number|count|total) of ", "the ", obj)  # "Count the documents", not "the number of"
-    return [f"{spoken} {with_values(obj, reading.head, values, one=verb_classes()[verbs[0]] not in LISTING)}"]
+    return [f"{spoken} {with_values(obj, reading.head, values, one=not listing(verbs[0]))}"]
 
 
 def _part_of_noun(words: list[str], i: int) -> bool:

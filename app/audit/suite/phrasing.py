@@ -53,7 +53,7 @@ _SLOT = re.compile(r"\{(\w+)\}")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _MAX_WORDS = 30
 # Verb classes whose plural object is a plural: "List commits" starting at one commit still lists commits.
-LISTING = frozenset({"list", "search"})
+_LISTING = frozenset({"list", "search"})
 # Verbs that take their thing somewhere: a lone target reads "to OTHERPROJ", not "in OTHERPROJ".
 _MOVING = frozenset("move copy transfer migrate relocate".split())
 # A first name word shared by this share of a server's tools is the server's prefix.
@@ -236,7 +236,7 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     if verb and rest and is_thing(rest[-1]) and any(w not in _PREPOSITION_WORDS and _can_name(w) for w in rest):
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         words = " ".join(rest)
-        one = verb_classes()[verb] not in LISTING
+        one = not listing(verb)
         out.append(Phrased(f"{verb} {with_values(words, words, values, one=one, verb=verb)}", Phrasing.EXPLICIT))
     return out
 
@@ -332,7 +332,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             at = obj.lower().index(head.lower())
             before = re.sub(rf"{_DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
             obj = f"{before}the {obj[at : at + len(head)]} {_spoken(value)}{obj[at + len(head) :]}"
-        elif (mention := _mention(value)) is not None and not _repeats(mention, tail, obj):
+        elif (mention := _mention(value, verb)) is not None and not _repeats(mention, tail, obj):
             if value.role == "scope" and mention.startswith("in ") and value.noun and places:
                 # A second place says what it is: 'in payments in the cluster prod-eu', not '... in prod-eu'.
                 mention = f"in the {value.noun} {_spoken(value)}"
@@ -427,7 +427,8 @@ def _spoken(value: Value) -> str:
     return f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
 
 
-def _mention(value: Value) -> str | None:
+def _mention(value: Value, verb: str = "") -> str | None:
+    """How a request says a value after its object; `verb` is the request's verb ("Assign ... to dana")."""
     if value.role == "scope":
         first = value.side or split_identifier(value.param)[0].lower()
         preposition = "from" if first in _FROM_WORDS else "to" if first in _TO_WORDS else "in"
@@ -450,11 +451,13 @@ def _mention(value: Value) -> str | None:
         made_up = re.fullmatch(r"[A-Z]-1042", value.text)
         if not value.noun or made_up:
             return None
+        if verb.split()[-1:] == ["assign"] and value.noun == "user":
+            return f"to {_spoken(value)}"  # 'Assign the issue PROJ-123 to dana', not '... for user dana'
+        if "assignee" in split_identifier(value.param):
+            return f"assigned to {_spoken(value)}"
         # Work happens on a branch ("Run the workflow on branch main"), comes from a source one and goes into a
         # target one; other refs say what the request is for.
         first = value.side or split_identifier(value.param)[0].lower()
-        if "assignee" in split_identifier(value.param):
-            return f"assigned to {_spoken(value)}"
         if value.noun == "branch":
             preposition = "from" if first in _FROM_WORDS else "into" if first in _TO_WORDS else "on"
         else:
@@ -506,9 +509,14 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
     return out
 
 
+def listing(verb: str) -> bool:
+    """Whether a verb lists or searches: its plural object stays plural when a value narrows it."""
+    return verb_classes().get(verb) in _LISTING
+
+
 def lists(reading: Reading) -> bool:
     """A listing ("List commits", "Get list of commits"): its plural object stays plural when a value narrows it."""
-    return reading.verb_class in LISTING or bool(re.match(r"(?:an? |the )?list of ", reading.object.lower()))
+    return reading.verb_class in _LISTING or bool(re.match(r"(?:an? |the )?list of ", reading.object.lower()))
 
 
 def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:

@@ -164,14 +164,15 @@ def _acts(word: str) -> bool:
 def read_tool(tool: Tool) -> Reading:
     name_words = [w for w in split_identifier(tool.name) if w.isalpha()]
     # "the status, priority or assignee of a ticket" -> "the status of a ticket": one thing per request.
-    sentence = _LIST.sub(r"\1", lead_sentence(tool.description or ""))
+    lead_in = lead_sentence(tool.description or "")
+    sentence = _LIST.sub(r"\1", lead_in)
     clause = _CLAUSE_END.split(sentence, maxsplit=1)[0].strip()
     words = clause.split()
     adverb = ""
     if len(words) > 2 and words[0].lower().endswith("ly") and base_verb(words[1]):
         adverb, words = words[0].lower() + " ", words[1:]
     verb = base_verb(words[0]) if words and words[0].lower() not in _NOT_ACTIONS else None
-    said = lead_sentence(tool.description or "").split()
+    said = lead_in.split()
     qualities = said[1:2] == ["and"] and len(said) > 3 and not _acts(said[2]) and said[0].lower() not in _DETERMINERS
     if qualities and verb not in verb_classes():
         # "Fast and precise code search across ...": two qualities, no action; the name's verb acts on the rest
