@@ -710,3 +710,49 @@ def test_a_thing_moved_goes_to_its_target() -> None:
     assert "Move the issue WEB-142 to WEB." in texts, texts
     assert "Move the issue WEB-142 to the project WEB." in texts, texts
     assert not any((t.startswith("Move") and " in WEB" in t) or "another project" in t for t in texts), texts
+
+
+def test_two_things_of_one_kind_are_said_together() -> None:
+    """'Join the helpdesk tickets WEB-142 and WEB-150', never '... for first ticket WEB-142 for second ticket
+    WEB-150' or 'the two helpdesk tickets WEB-142'."""
+    spec = {
+        "first_ticket_key": {"type": "string", "description": "Key of the first ticket, e.g. 'WEB-142'"},
+        "second_ticket_key": {"type": "string", "description": "Key of the second ticket, e.g. 'WEB-150'"},
+    }
+    schema = {"type": "object", "properties": spec, "required": list(spec)}
+    described = Tool(name="link_tickets", description="Join two helpdesk tickets with a link.", inputSchema=schema)
+    bare = Tool(name="link_tickets", inputSchema=schema)
+    texts = [p.text for t in (described, bare) for p in phrasings(t)]
+    assert "Join the helpdesk tickets WEB-142 and WEB-150 with a link." in texts, texts
+    assert "Would you join the helpdesk tickets WEB-142 and WEB-150?" in texts, texts
+    assert any(t.endswith("for tickets WEB-142 and WEB-150.") for t in texts), texts
+    assert not any(re.search(r"ticket WEB-142 for|two helpdesk", t) for t in texts), texts
+
+
+def test_a_clause_keeps_its_preposition_and_what_the_tool_could_do_is_not_asked() -> None:
+    """'the rooms the guest is a guest of' keeps its last word and says the guest; 'with undo support' and 'from an
+    optional template' say what the tool can do, not what the request asks."""
+    rooms = tool("list_rooms", "List the chat rooms the user is a member of.", user={"type": "string"})
+    page = tool(
+        "edit_page", "Edit an existing wiki page with revision history support.", page_id={"type": "string"}
+    )
+    made = tool("make_board", "Creates a new board from an optional template", board_name={"type": "string"})
+    texts = [p.text for t in (rooms, page, made) for p in phrasings(t)]
+    assert any(re.search(r"the chat rooms the user \S+ is a member of\.$", t) for t in texts), texts
+    assert not any(re.search(r"\bmember (?:for|\.)", t) or "support" in t or "optional" in t for t in texts), texts
+
+
+def test_a_performed_action_is_the_names_verb_and_a_file_says_how_it_is_used() -> None:
+    """'Perform scroll on a screen region' of scroll_region asks to scroll; what is uploaded comes from a file, a
+    comment is made on one: never 'perform the scroll', '... of file /tmp/report.pdf'."""
+    tap = tool("scroll_region", "Perform scroll on a screen region", region={"type": "string"})
+    path = {"type": "string", "description": "Path of the file, e.g. '/tmp/report.pdf'"}
+    schema = {"type": "object", "properties": {"ticket_id": {"type": "string"}, "file_path": path}}
+    schema["required"] = ["ticket_id", "file_path"]
+    upload = Tool(name="upload_attachment", description="Upload an attachment to a ticket.", inputSchema=schema)
+    remark = Tool(name="add_review_comment", description="Add a review comment to a ticket.", inputSchema=schema)
+    texts = [p.text for t in (tap, upload, remark) for p in phrasings(t)]
+    assert any(t.startswith("Scroll on a screen region") for t in texts), texts
+    assert any(t.endswith("from the file /tmp/report.pdf.") and "upload" in t.lower() for t in texts), texts
+    assert any(re.search(r"comment .*on the file /tmp/report\.pdf", t) for t in texts), texts
+    assert not any("perform" in t.lower() or "of file" in t or "for file" in t for t in texts), texts

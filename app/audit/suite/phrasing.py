@@ -36,6 +36,7 @@ from app.audit.text import split_identifier
 
 _NOUN_SYNONYMS = {
     "repository": ("repository", "repo"),
+    "project": ("project", "repository"),  # a GitLab project is its repository
     "file": ("file", "path"),
     "directory": ("directory", "folder", "path"),
     "time zone": ("time zone", "timezone"),
@@ -49,6 +50,8 @@ _DETERMINER = (
 # A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
 _MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|a|an|and|or|whether|if|that|which)\b)(?![#/'’])"
 _PREPOSITION_WORDS = frozenset("in for from of to on by with at as into within across about after".split())
+# Words after a noun that do not make it a modifier of the next: 'the user is a member of' names the user.
+_NOT_NOUNS = _PREPOSITION_WORDS | {"and", "or", "is", "are", "was", "were", "has", "have"}
 _SLOT = re.compile(r"\{(\w+)\}")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _MAX_WORDS = 30
@@ -259,8 +262,10 @@ def _placed(obj: str, values: list[Value], *, one: bool = False) -> tuple[str, l
     """Each value put where the phrase names its thing: 'in a GitHub repository' -> 'in the GitHub repository
     acme/webshop'; returns the phrase and the values placed. With `one` (an action on one thing, not a listing),
     a plural object is the one thing the value names: 'Check out the branches' -> 'Check out the branch main'."""
-    done: list[Value] = []
+    obj, done = _two_named(obj, values)
     for value in values:
+        if value in done:
+            continue
         nouns = _NOUN_SYNONYMS.get(value.noun, (value.noun,)) if value.noun and value.role in ("ref", "scope") else ()
         if one and value.role == "ref" and value.noun and re.sub(r"^the ", "", obj.lower()) == plural(value.noun):
             nouns = (*nouns, plural(value.noun))
@@ -273,15 +278,44 @@ def _placed(obj: str, values: list[Value], *, one: bool = False) -> tuple[str, l
             if match is None or _modifies_next(obj[match.end() :]) or _names_other(match, value, values):
                 continue
             before = obj[: match.start()].split()
-            starts_phrase = match.group(0) != match.group(1) + match.group(0)[len(match.group(1)) :] or (
-                not before or before[-1].lower() in _PREPOSITION_WORDS
-            )
+            starts_phrase = match.start(1) > match.start() or not before or before[-1].lower() in _PREPOSITION_WORDS
             thing = value.noun if match.group(2).lower() == plural(value.noun).lower() != value.noun else match.group(2)
             said = f"{'the ' if starts_phrase else ''}{match.group(1)}{thing} {_spoken(value)}"
             obj = obj[: match.start()] + said + obj[match.end() :]
             done.append(value)
             break
     return obj, done
+
+
+def _two_named(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
+    """'a link between two Jira issues' with two issue keys given: 'between the Jira issues PROJ-123 and PROJ-456'."""
+    by_noun: dict[str, list[Value]] = {}
+    for value in values:
+        if value.role == "ref" and value.noun:
+            by_noun.setdefault(value.noun.split()[-1], []).append(value)
+    for noun, pair in by_noun.items():
+        pattern = rf"\b(?:the |a |an )?two ((?:{_MODIFIER}[\w-]+\s+){{0,2}}?)({_spaced(plural(noun))})\b"
+        match = re.search(pattern, obj, re.IGNORECASE)
+        if len(pair) == 2 and match:
+            said = f"the {match.group(1)}{match.group(2)} {_spoken(pair[0])} and {_spoken(pair[1])}"
+            return obj[: match.start()] + said + obj[match.end() :], pair
+    return obj, []
+
+
+def _joined(mentions: list[str]) -> list[str]:
+    """Two values of one kind said together: 'for issues PROJ-123 and PROJ-456', not 'for issue ... for issue ...'."""
+    out: list[str] = []
+    for mention in mentions:
+        this, last = _FOR_REF.fullmatch(mention), _FOR_REF.fullmatch(out[-1]) if out else None
+        if this and last and this.group(1) == last.group(1):
+            out[-1] = f"for {plural(this.group(1))} {last.group(2)} and {this.group(2)}"
+        else:
+            out.append(mention)
+    return out
+
+
+# 'for issue PROJ-123', 'for first ticket WEB-142': a ref said after the object (its noun's last word, its value).
+_FOR_REF = re.compile(r"for (?:[\w-]+ )*?([\w-]+) (\S+)")
 
 
 def _spaced(noun: str) -> str:
@@ -313,7 +347,7 @@ def _repeats(mention: str, tail: list[str], obj: str) -> bool:
 def _modifies_next(after: str) -> bool:
     """'repository pull requests': a noun followed by another noun modifies it; a value can't go between."""
     following = after.split()[:1]
-    return bool(following) and following[0].isalpha() and following[0].lower() not in _PREPOSITION_WORDS | {"and", "or"}
+    return bool(following) and following[0].isalpha() and following[0].lower() not in _NOT_NOUNS
 
 
 def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, verb: str = "") -> str:
@@ -332,7 +366,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             at = obj.lower().index(head.lower())
             before = re.sub(rf"{_DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
             obj = f"{before}the {obj[at : at + len(head)]} {_spoken(value)}{obj[at + len(head) :]}"
-        elif (mention := _mention(value, verb)) is not None and not _repeats(mention, tail, obj):
+        elif (mention := _mention(value, verb, head)) is not None and not _repeats(mention, tail, obj):
             if value.role == "scope" and mention.startswith("in ") and value.noun and places:
                 # A second place says what it is: 'in payments in the cluster prod-eu', not '... in prod-eu'.
                 mention = f"in the {value.noun} {_spoken(value)}"
@@ -340,7 +374,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             if value.role == "scope":
                 places.add(len(tail) - 1)
     moved = verb.split()[-1].lower() in _MOVING if verb else False
-    said = _paired(tail, places, moved=moved and " to " not in f" {obj} ")[:2]
+    said = _joined(_paired(tail, places, moved=moved and " to " not in f" {obj} "))[:2]
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda mention: mention.startswith(":"))
     return " ".join([obj, *said])
@@ -427,8 +461,9 @@ def _spoken(value: Value) -> str:
     return f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
 
 
-def _mention(value: Value, verb: str = "") -> str | None:
-    """How a request says a value after its object; `verb` is the request's verb ("Assign ... to dana")."""
+def _mention(value: Value, verb: str = "", head: str = "") -> str | None:
+    """How a request says a value after its object; `verb` is the request's verb ("Assign ... to dana"), `head` the
+    thing it acts on ("Add a comment ... on the file ...")."""
     if value.role == "scope":
         first = value.side or split_identifier(value.param)[0].lower()
         preposition = "from" if first in _FROM_WORDS else "to" if first in _TO_WORDS else "in"
@@ -455,6 +490,10 @@ def _mention(value: Value, verb: str = "") -> str | None:
             return f"to {_spoken(value)}"  # 'Assign the issue PROJ-123 to dana', not '... for user dana'
         if "assignee" in split_identifier(value.param):
             return f"assigned to {_spoken(value)}"
+        if value.noun == "file" and verb.split()[-1:] and verb.split()[-1] in _FROM_FILE:
+            return f"from the file {_spoken(value)}"  # 'Upload an attachment to the page P-1042 from the file ...'
+        if value.noun == "file" and head.lower().split()[-1:] == ["comment"]:
+            return f"on the file {_spoken(value)}"
         # Work happens on a branch ("Run the workflow on branch main"), comes from a source one and goes into a
         # target one; other refs say what the request is for.
         first = value.side or split_identifier(value.param)[0].lower()
@@ -548,6 +587,10 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         obj = phrase.replace(f"the {head}", f"the {kept} of the {ref.noun} {_spoken(ref)}", 1)
     elif ref is not None and "assignee" in split_identifier(ref.param):
         obj = f"{phrase} assigned to {_spoken(ref)}"
+    elif ref is not None and ref.noun == "file" and reading.verb.split()[-1] in _FROM_FILE:
+        obj = f"{phrase} from the file {_spoken(ref)}"  # what is uploaded comes from a file
+    elif ref is not None and ref.noun == "file" and head.lower().split()[-1:] == ["comment"]:
+        obj = f"{phrase} on the file {_spoken(ref)}"  # a comment is made on a file
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
         # What is added goes to the thing ("add the comment to issue #142"); what is read belongs to it.
         joins = reading.verb.split()[-1] in _ADDING and " to " not in f" {phrase} "
@@ -583,6 +626,7 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
 
 
 _ADDING = frozenset("add attach post upload link assign".split())
+_FROM_FILE = frozenset("upload attach import".split())  # what these add comes from a file
 
 
 def _ends_with(head: str, noun: str) -> bool:

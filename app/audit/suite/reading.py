@@ -35,6 +35,7 @@ _CLAUSE_END = re.compile(
     r"using|via|based on|so that|including|by \w+ing|with (?:optional|support))\b)",
     re.IGNORECASE,
 )
+_COPULAS = frozenset({"is", "are", "was", "were"})
 _PREPOSITIONS = frozenset(
     "in for from of to on by with at as into within across about under over between after before without through "
     "per against than".split()
@@ -184,6 +185,10 @@ def read_tool(tool: Tool) -> Reading:
     if verb and verb not in verb_classes() and rest and rest[0].lower() in verb_classes():
         # "Batch create multiple versions": the action is the second word, the first says how.
         verb, rest = rest[0].lower(), rest[1:]
+    performed = verb == "perform" and rest[1:2] != ["and"]  # "Perform drag and drop": a pair of actions stays
+    if performed and rest and base_verb(rest[0]) and named_verb_of(name_words) == rest[0].lower():
+        # "Perform click on a web page" (browser_click): the action performed is the name's verb.
+        verb, rest = rest[0].lower(), rest[1:]
     if len(words) > 2 and words[0].lower() in _NOT_ACTIONS and words[1].lower() == "for" and words[2].endswith("ing"):
         # "Tools for listing workflows": the action is the gerund.
         verb, rest = getLemma(words[2].lower(), "VERB")[0], words[3:]
@@ -220,7 +225,7 @@ def read_tool(tool: Tool) -> Reading:
         # Cut a long object before its last preposition, never inside a noun phrase.
         cut = max((i for i, w in enumerate(rest[:_MAX_OBJECT]) if w.lower() in _PREPOSITIONS), default=_MAX_OBJECT)
         rest = rest[:cut]
-    obj = " ".join(_trimmed(rest))
+    obj = " ".join(_trimmed(rest, clause=len(rest) <= _MAX_OBJECT))
     head_words: list[str] = []
     start = rest[1:] if rest and rest[0].lower() in _PREPOSITIONS else rest
     start = _after_container(start)
@@ -319,8 +324,11 @@ def _until_next_action(words: list[str]) -> list[str]:
     return words
 
 
-def _trimmed(words: list[str]) -> list[str]:
-    """A cut phrase never ends on 'in the' or 'and'."""
+def _trimmed(words: list[str], *, clause: bool = False) -> list[str]:
+    """A cut phrase never ends on 'in the' or 'and'; with `clause` (the phrase was not cut), the preposition that
+    ends a relative clause stays ('the teams the user is a member of')."""
+    if clause and len(words) > 2 and words[-1].lower() in _PREPOSITIONS and _COPULAS & {w.lower() for w in words[:-2]}:
+        return words
     while words and words[-1].lower() in _PREPOSITIONS | _DETERMINERS | {"and", "or", "its", "their", "current"}:
         words = words[:-1]
     return words
