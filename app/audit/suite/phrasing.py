@@ -308,14 +308,14 @@ def _joined(mentions: list[str]) -> list[str]:
     for mention in mentions:
         this, last = _FOR_REF.fullmatch(mention), _FOR_REF.fullmatch(out[-1]) if out else None
         if this and last and this.group(1) == last.group(1):
-            out[-1] = f"for {plural(this.group(1))} {last.group(2)} and {this.group(2)}"
+            out[-1] = f"for the {plural(this.group(1))} {last.group(2)} and {this.group(2)}"
         else:
             out.append(mention)
     return out
 
 
 # 'for issue PROJ-123', 'for first ticket WEB-142': a ref said after the object (its noun's last word, its value).
-_FOR_REF = re.compile(r"for (?:[\w-]+ )*?([\w-]+) (\S+)")
+_FOR_REF = re.compile(r"for the (?:[\w-]+ )*?([\w-]+) (\S+)")
 
 
 def _spaced(noun: str) -> str:
@@ -501,7 +501,7 @@ def _mention(value: Value, verb: str = "", head: str = "") -> str | None:
             preposition = "from" if first in _FROM_WORDS else "into" if first in _TO_WORDS else "on"
         else:
             preposition = "for"
-        return f"{preposition} {value.noun} {_spoken(value)}"
+        return f"{preposition} the {value.noun} {_spoken(value)}"
     if value.noun == "date":
         first = split_identifier(value.param)[0]
         return f"{first if first in ('since', 'until', 'after', 'before', 'from') else 'on'} {value.text}"
@@ -594,7 +594,7 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
         # What is added goes to the thing ("add the comment to issue #142"); what is read belongs to it.
         joins = reading.verb.split()[-1] in _ADDING and " to " not in f" {phrase} "
-        obj = f"{phrase} {'to' if joins else 'of'} {ref.noun} {_spoken(ref)}"
+        obj = f"{phrase} {'to' if joins else 'of'} the {ref.noun} {_spoken(ref)}"
     statement = next((v for v in values if v.role == "statement"), None)
     code = head.split()[-1].lower() in lexicon().get("code", []) if head else False
     if statement is not None and code and f"the {head}" in obj:

@@ -254,6 +254,8 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
             # A member of a list ("+1", "error") is a choice, not text a person writes: a setting, said by the
             # parameter's own words ("with message type error"), never 'saying "error"'.
             role, noun = "other", " ".join(_SPOKEN_NOUNS.get(t, t) for t in tokens)
+        if noun == "file" and text.endswith("/"):
+            noun = "directory"  # 'src/' of a path filter is a folder
         return Value(param, text, role, source, noun)
     fmt = spec.get("format")
     if isinstance(fmt, str) and fmt in _BY_FORMAT:
