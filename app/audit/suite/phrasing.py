@@ -580,6 +580,10 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     valued = any(f"the {head} {_spoken(v)}" in phrase for v in placed)
     if ref is not None and not ref.noun and ref.param.lower().endswith("name"):
         obj = _with_name(ref, phrase)
+    elif ref is not None and not valued and ref.noun and singular(head) != head and lists(reading) and _ends_with(
+        head, ref.noun
+    ):
+        obj = f"{phrase} up to the {ref.noun} {_spoken(ref)}"  # a listing of commits given one: its history
     elif ref is not None and not valued and _ends_with(head, ref.noun):
         obj = phrase.replace(f"the {head}", f"the {head} {_spoken(ref)}", 1)
     elif ref is not None and not valued and (kept := _after_noun(head, ref.noun)):
