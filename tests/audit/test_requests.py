@@ -480,7 +480,7 @@ def _phrased_in_repo(name: str, description: str, **numbers: str) -> list[str]:
 def test_a_verb_of_the_name_after_its_object_names_a_thing() -> None:
     """add_issue_comment adds a comment: 'comment' after 'issue' is the thing, so no 'Add the issue #142'."""
     texts = _phrased_in_repo("add_issue_comment", "Add a comment to an issue.", issue_number="Issue number")
-    assert any(t.startswith("Add issue comment ") for t in texts), texts
+    assert any(re.match(r"Add (?:the|a) comment to the issue #142\b", t) for t in texts), texts
     assert not any(t.startswith("Add the issue") for t in texts), texts
 
 
@@ -761,3 +761,14 @@ def test_a_performed_action_is_the_names_verb_and_a_file_says_how_it_is_used() -
     assert any(t.endswith("from the file /tmp/report.pdf.") and "upload" in t.lower() for t in texts), texts
     assert any(re.search(r"comment .*on the file /tmp/report\.pdf", t) for t in texts), texts
     assert not any("perform" in t.lower() or "of file" in t or "for file" in t for t in texts), texts
+
+
+def test_a_name_whose_object_opens_with_a_values_thing_says_whose_it_is() -> None:
+    """get_ticket_notes with the ticket given: 'Get the notes of the ticket T-1042', not 'Get ticket notes for the
+    ticket T-1042'; what add_ticket_note adds goes to the ticket."""
+    notes = tool("get_ticket_notes", "Fetch the notes written on a ticket.", ticket_id={"type": "string"})
+    added = tool("add_ticket_note", "Add a note.", ticket_id={"type": "string"}, body={"type": "string"})
+    texts = [p.text for t in (notes, added) for p in phrasings(t)]
+    assert "Get the notes of the ticket T-1042." in texts, texts
+    assert any(t.startswith("Add the note to the ticket T-1042") for t in texts), texts
+    assert not any(re.search(r"ticket notes? for the ticket|note of the ticket", t) for t in texts), texts

@@ -240,8 +240,25 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         words = " ".join(rest)
         one = not listing(verb)
-        out.append(Phrased(f"{verb} {with_values(words, words, values, one=one, verb=verb)}", Phrasing.EXPLICIT))
+        obj, head, rest_values = _owned(words, values, verb)
+        out.append(Phrased(f"{verb} {with_values(obj, head, rest_values, one=one, verb=verb)}", Phrasing.EXPLICIT))
     return out
+
+
+def _owned(words: str, values: list[Value], verb: str) -> tuple[str, str, list[Value]]:
+    """A name's object that opens with a value's thing says whose it is: 'job logs' with the job #1042 given is
+    'the logs of the job #1042', 'issue comment' is added to the issue #142 (the object, its head, the values left
+    to say). Not when two values are of that thing ('issue link' of PROJ-123 and PROJ-456)."""
+    for value in values:
+        kept = _after_noun(words, value.noun) if value.noun and value.role in ("ref", "scope") else ""
+        if not kept or kept.split()[0] in _PREPOSITION_WORDS or not is_thing(kept.split()[-1]) or kept == "details":
+            continue  # "the details of the notification" is the notification itself
+        if any(v is not value and v.noun.split()[-1:] == value.noun.split()[-1:] for v in values):
+            break
+        joins = "to" if verb in _ADDING else "of"
+        said = f"the {kept} {joins} the {value.noun} {_spoken(value)}"
+        return said, kept, [v for v in values if v is not value]
+    return words, words, values
 
 
 def _can_name(word: str) -> bool:
