@@ -772,3 +772,27 @@ def test_a_name_whose_object_opens_with_a_values_thing_says_whose_it_is() -> Non
     assert "Get the notes of the ticket T-1042." in texts, texts
     assert any(t.startswith("Add the note to the ticket T-1042") for t in texts), texts
     assert not any(re.search(r"ticket notes? for the ticket|note of the ticket", t) for t in texts), texts
+
+
+def test_a_participle_that_acts_on_what_follows_says_what_the_thing_is_of() -> None:
+    """'Returns figures describing the cost of a query': the participle says what the figures are of ('the figures
+    describing the cost of the query'), never 'the figures describing' alone; 'requests since loading' are
+    requests."""
+    figures = tool("query_cost", "Returns figures describing the cost of the given query")
+    sent = tool("sent_requests", "Returns all network requests since loading the page")
+    texts = [p.text for t in (figures, sent) for p in phrasings(t)]
+    assert "Can you pull up the figures describing the cost of the query?" in texts, texts
+    assert "Can you pull up the network requests?" in texts, texts
+    assert not any(re.search(r"describing[?.,]| describing in|since loading[?.,]", t) for t in texts), texts
+
+
+def test_a_pattern_is_matched_not_talked_about() -> None:
+    """A search for "*.csv" reads 'Are there any exports matching "*.csv"?', never '... about "*.csv"'."""
+    finder = tool(
+        "search_exports",
+        "Search exports by name pattern.",
+        pattern={"type": "string", "description": "Glob pattern, e.g. '*.csv'"},
+    )
+    texts = [p.text for p in phrasings(finder)]
+    assert any('matching "*.csv"' in t for t in texts), texts
+    assert not any('about "*.csv"' in t for t in texts), texts

@@ -561,7 +561,10 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
         if "done" in needed and not passive:
             continue
         if needed <= {k for k, v in slots.items() if v is not None}:
-            out.append(Phrased(frame.format(**{k: v or "" for k, v in slots.items()}), phrasing))
+            text = frame.format(**{k: v or "" for k, v in slots.items()})
+            if slots["query"] and re.search(r"[*?]", slots["query"]):
+                text = text.replace(' about "', ' matching "')  # a pattern ("*.log") is matched, not talked about
+            out.append(Phrased(text, phrasing))
     return out
 
 

@@ -239,12 +239,15 @@ def read_tool(tool: Tool) -> Reading:
             if start[i + 2].lower() not in _PREPOSITIONS | _DETERMINERS and not base_verb(start[i + 1]):
                 head_words.append(start[i + 2])
             break
-        if lowered in _PREPOSITIONS or lowered in ("or", "and/or", "whose", "which", "who", "they", "that"):
+        if lowered in _PREPOSITIONS or lowered in ("or", "and/or", "whose", "which", "who", "they", "that", "since"):
             break
         if lowered == "and" and i + 1 < len(start) and start[i + 1].lower() in _DETERMINERS | {"its", "their"}:
             break
         if head_words and (w.endswith("ed") or lowered in _DETERMINERS or lowered in ("is", "are", "that")):
             break
+        following = start[i + 1].lower() if i + 1 < len(start) else ""
+        if head_words and _acting(lowered) and following in _DETERMINERS:
+            break  # "statistics describing the execution": the participle acts on what follows
         head_words.append(w)
     head = " ".join(head_words[:4]) or " ".join(w for w in name_words if w != verb and w not in ("or", "and"))
     return Reading(
@@ -265,13 +268,21 @@ def _name_object(name_words: list[str], verb: str) -> list[str]:
     return rest
 
 
+def _acting(word: str) -> bool:
+    """'describing', 'showing': a present participle (its lemma is another word)."""
+    lowered = word.lower()
+    return lowered.endswith("ing") and getLemma(lowered, "VERB")[0] != lowered
+
+
 def _owner(obj: str, head: str) -> str:
     """The prepositional phrase right after the head, when it names what the head belongs to (≤ 5 words)."""
     at = obj.find(head)
     if not head or at < 0:
         return ""
     after = obj[at + len(head) :].split()
-    if len(after) < 2 or after[0].lower() not in ("of", "for", "from", "on", "in", "to"):
+    # "statistics describing the execution of ...": a participle that acts on what follows says what they are of.
+    acting = len(after) > 1 and _acting(after[0]) and after[1].lower() in _DETERMINERS
+    if len(after) < 2 or (after[0].lower() not in ("of", "for", "from", "on", "in", "to") and not acting):
         return ""
     phrase = [after[0]]
     limit = 7
@@ -279,7 +290,9 @@ def _owner(obj: str, head: str) -> str:
         # "of documents in a MongoDB collection": a bare noun's own place goes with it.
         # "owned by a Tekton PipelineRun": a participle's agent stays with it (and may take two words more).
         agent = w.lower() == "by" and phrase[-1].lower().endswith("ed")
-        if w.lower() in _PREPOSITIONS and not agent and (len(phrase) > 2 or w.lower() not in ("in", "on", "from")):
+        of_what = acting and w.lower() == "of"  # "describing the execution of the winning plan"
+        short = len(phrase) <= 2 and w.lower() in ("in", "on", "from")
+        if w.lower() in _PREPOSITIONS and not (agent or of_what or short):
             break
         if len(phrase) >= limit:
             break
