@@ -796,3 +796,19 @@ def test_a_pattern_is_matched_not_talked_about() -> None:
     texts = [p.text for p in phrasings(finder)]
     assert any('matching "*.csv"' in t for t in texts), texts
     assert not any('about "*.csv"' in t for t in texts), texts
+
+
+def test_a_thing_is_named_once_and_a_name_says_its_own_operation() -> None:
+    """'Get note content of a particular note' reads 'the content of the note N-1042', not '... of a note' again;
+    a value goes before a participle ('the board 1001 filtered by JQL'); manage_note_config_read reads the
+    config."""
+    content = tool("get_note", "Get note content of a particular note, by note ID", note_id={"type": "string"})
+    board = tool(
+        "get_board_cards", "Get all cards linked to a board filtered by a query.", board_id={"type": "string"}
+    )
+    managed = tool("manage_note_config_read", "Lists or reads notes.")
+    texts = [p.text for t in (content, board, managed) for p in phrasings(t)]
+    assert "Can you pull up the content of the note N-1042?" in texts, texts
+    assert any("the board B-1042 filtered by a query" in t for t in texts), texts
+    assert "Read note config." in texts, texts
+    assert not any(re.search(r"N-1042 of a note|filtered by a query for|^Manage", t) for t in texts), texts

@@ -229,11 +229,16 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     ]
     # "pull request" names a thing, not the action "pull".
     verbs = [i for i, w in enumerate(name_words) if w in verb_classes() and not _names_a_thing(name_words, i)]
+    last, vague = (verbs[-1], verbs[0]) if verbs else (-1, -1)
+    if name_words[last:] in (["read"], ["write"]) and name_words[vague] in lexicon().get("vague", []):
+        verbs = [last]  # "manage_istio_config_read": the name's last word says what is done, not "manage"
+    else:
+        vague = -1
     verb = name_words[verbs[0]] if verbs else None
     # The verb and the verbs right after it ("create_or_update"); a verb-looking word after the object names a
     # thing ("add_issue_comment": the comment, not "add the issue").
     leading = {i for n, i in enumerate(verbs) if i == verbs[0] + n}
-    rest = [w for i, w in enumerate(name_words) if i not in leading]
+    rest = [w for i, w in enumerate(name_words) if i not in leading and i != vague]
     # "wait for" alone names nothing, nor "annotated" (of get-annotated-message, 'message' read as the verb).
     # "update_many" names no thing ("Update many in orders"): the name's last word must.
     if verb and rest and is_thing(rest[-1]) and any(w not in _PREPOSITION_WORDS and _can_name(w) for w in rest):
@@ -364,7 +369,8 @@ def _repeats(mention: str, tail: list[str], obj: str) -> bool:
 def _modifies_next(after: str) -> bool:
     """'repository pull requests': a noun followed by another noun modifies it; a value can't go between."""
     following = after.split()[:1]
-    return bool(following) and following[0].isalpha() and following[0].lower() not in _NOT_NOUNS
+    participle = bool(following) and following[0].lower().endswith("ed")  # 'a board filtered by JQL'
+    return bool(following) and following[0].isalpha() and following[0].lower() not in _NOT_NOUNS and not participle
 
 
 def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, verb: str = "") -> str:
@@ -607,7 +613,10 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     elif ref is not None and not valued and _ends_with(head, ref.noun):
         obj = phrase.replace(f"the {head}", f"the {head} {_spoken(ref)}", 1)
     elif ref is not None and not valued and (kept := _after_noun(head, ref.noun)):
-        # "the pull request branch" of pull request 142: "the branch of the pull request #142".
+        # "the pull request branch" of pull request 142: "the branch of the pull request #142" (an owner that
+        # names the same thing, "gist content of a gist", goes: it is that one).
+        if re.search(rf"\b{re.escape(ref.noun)}s?$", reading.owner, re.IGNORECASE):
+            phrase = f"the {head}"
         obj = phrase.replace(f"the {head}", f"the {kept} of the {ref.noun} {_spoken(ref)}", 1)
     elif ref is not None and "assignee" in split_identifier(ref.param):
         obj = f"{phrase} assigned to {_spoken(ref)}"
