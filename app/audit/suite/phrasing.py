@@ -325,19 +325,23 @@ def _two_named(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
 
 
 def _joined(mentions: list[str]) -> list[str]:
-    """Two values of one kind said together: 'for issues PROJ-123 and PROJ-456', not 'for issue ... for issue ...'."""
+    """Two values of one kind said together: 'for the issues PROJ-123 and PROJ-456', not 'for the issue ... for the
+    issue ...'."""
     out: list[str] = []
     for mention in mentions:
-        this, last = _FOR_REF.fullmatch(mention), _FOR_REF.fullmatch(out[-1]) if out else None
-        if this and last and this.group(1) == last.group(1):
-            out[-1] = f"for the {plural(this.group(1))} {last.group(2)} and {this.group(2)}"
+        this, last = _for_ref(mention), _for_ref(out[-1]) if out else None
+        if this and last and this[0] == last[0]:
+            out[-1] = f"for the {plural(this[0])} {last[1]} and {this[1]}"
         else:
             out.append(mention)
     return out
 
 
-# 'for issue PROJ-123', 'for first ticket WEB-142': a ref said after the object (its noun's last word, its value).
-_FOR_REF = re.compile(r"for the (?:[\w-]+ )*?([\w-]+) (\S+)")
+def _for_ref(mention: str) -> tuple[str, str] | None:
+    """'for the issue PROJ-123', 'for the first ticket WEB-142': a ref said after the object, as (the last word of
+    its noun, its value)."""
+    words = mention.split()
+    return (words[-2], words[-1]) if len(words) >= 4 and words[:2] == ["for", "the"] else None
 
 
 def _spaced(noun: str) -> str:
