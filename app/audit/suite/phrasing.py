@@ -521,7 +521,7 @@ def _mention(value: Value, verb: str = "", head: str = "") -> str | None:
             return f"from the file {_spoken(value)}"  # 'Upload an attachment to the page P-1042 from the file ...'
         if value.noun == "file" and head.lower().split()[-1:] == ["comment"]:
             return f"on the file {_spoken(value)}"
-        # Work happens on a branch ("Run the workflow on branch main"), comes from a source one and goes into a
+        # Work happens on a branch ("Run the workflow on the branch main"), comes from a source one and goes into a
         # target one; other refs say what the request is for.
         first = value.side or split_identifier(value.param)[0].lower()
         if value.noun == "branch":
