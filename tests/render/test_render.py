@@ -117,6 +117,10 @@ def test_check_output_within_limits_and_text_output() -> None:
     assert len(out.title) <= 255 and "regression" in out.title
     text = render_text(c)
     assert text.index("REGRESSIONS") < text.index("IMPROVEMENTS") and "synthetic" in text
+    # One line per case and per heading: a line that ends in a template tag must not swallow its line break.
+    lines = text.splitlines()
+    assert len([line for line in lines if line.startswith("  - [")]) == len(c.regressions) > 0, text
+    assert any(line.startswith("IMPROVEMENTS (") for line in lines), text
 
 
 def test_a_near_miss_regression_names_the_tool_left_out() -> None:
