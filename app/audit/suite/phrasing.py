@@ -517,10 +517,8 @@ def _mention(value: Value, verb: str = "", head: str = "") -> str | None:
             return f"to {_spoken(value)}"  # 'Assign the issue PROJ-123 to dana', not '... for user dana'
         if "assignee" in split_identifier(value.param):
             return f"assigned to {_spoken(value)}"
-        if value.noun == "file" and verb.split()[-1:] and verb.split()[-1] in _FROM_FILE:
-            return f"from the file {_spoken(value)}"  # 'Upload an attachment to the page P-1042 from the file ...'
-        if value.noun == "file" and head.lower().split()[-1:] == ["comment"]:
-            return f"on the file {_spoken(value)}"
+        if (said := _file_said(value, verb, head)) is not None:
+            return said
         # Work happens on a branch ("Run the workflow on the branch main"), comes from a source one and goes into a
         # target one; other refs say what the request is for.
         first = value.side or split_identifier(value.param)[0].lower()
@@ -624,10 +622,8 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         obj = phrase.replace(f"the {head}", f"the {kept} of the {ref.noun} {_spoken(ref)}", 1)
     elif ref is not None and "assignee" in split_identifier(ref.param):
         obj = f"{phrase} assigned to {_spoken(ref)}"
-    elif ref is not None and ref.noun == "file" and reading.verb.split()[-1] in _FROM_FILE:
-        obj = f"{phrase} from the file {_spoken(ref)}"  # what is uploaded comes from a file
-    elif ref is not None and ref.noun == "file" and head.lower().split()[-1:] == ["comment"]:
-        obj = f"{phrase} on the file {_spoken(ref)}"  # a comment is made on a file
+    elif ref is not None and (said := _file_said(ref, reading.verb, head)) is not None:
+        obj = f"{phrase} {said}"
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
         # What is added goes to the thing ("add the comment to issue #142"); what is read belongs to it.
         joins = reading.verb.split()[-1] in _ADDING and " to " not in f" {phrase} "
@@ -664,6 +660,18 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
 
 _ADDING = frozenset("add attach post upload link assign".split())
 _FROM_FILE = frozenset("upload attach import".split())  # what these add comes from a file
+
+
+def _file_said(value: Value, verb: str, head: str) -> str | None:
+    """Where a file goes in a request: what is uploaded comes from it ('Upload an attachment to the page P-1042
+    from the file ...'), a comment is made on it; None for other values and actions."""
+    if value.noun != "file":
+        return None
+    if verb.split()[-1:] and verb.split()[-1] in _FROM_FILE:
+        return f"from the file {_spoken(value)}"
+    if head.lower().split()[-1:] == ["comment"]:
+        return f"on the file {_spoken(value)}"
+    return None
 
 
 def _ends_with(head: str, noun: str) -> bool:

@@ -51,6 +51,7 @@ import heapq
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -303,6 +304,7 @@ def _margin(index: ToolSetIndex, best: float, runner_up: float) -> float:
 _QUOTED = re.compile(r'"[^"\n]{1,200}"|“[^”\n]{1,200}”')
 
 
+@lru_cache(maxsize=4096)
 def meant(intent: str) -> str:
     """What the embedding reads of a request: quoted text taken out, since it is data the tool is given ('Type the
     text "the release is out"'), not what the request asks for; kept when it is most of the request ('tool prompt
