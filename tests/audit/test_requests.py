@@ -812,3 +812,15 @@ def test_a_thing_is_named_once_and_a_name_says_its_own_operation() -> None:
     assert any("the board B-1042 filtered by a query" in t for t in texts), texts
     assert "Read note config." in texts, texts
     assert not any(re.search(r"N-1042 of a note|filtered by a query for|^Manage", t) for t in texts), texts
+
+
+def test_a_thing_without_a_plural_agrees_with_its_verb() -> None:
+    """Code has no plural: 'Is there any code about "parseConfig"?', not 'Are there any code ...'; countable
+    things keep 'Are there any exports ...'."""
+    code = tool("search_code", "Search code by text.", query={"type": "string", "description": "Text to find"})
+    exports = tool("search_exports", "Search exports by text.", query={"type": "string", "description": "Text to find"})
+    code_texts = [p.text for p in phrasings(code)]
+    export_texts = [p.text for p in phrasings(exports)]
+    assert any(t.startswith("Is there any code about") for t in code_texts), code_texts
+    assert not any(t.startswith("Are there any code") for t in code_texts), code_texts
+    assert any(t.startswith("Are there any exports about") for t in export_texts), export_texts

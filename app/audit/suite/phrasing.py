@@ -29,6 +29,7 @@ from app.audit.suite.reading import (
     plural,
     read_tool,
     singular,
+    uncountable,
     verb_classes,
 )
 from app.audit.suite.values import Value, tool_values
@@ -645,6 +646,7 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         "pwhere": "" if rest else where,
         "ewhere": where if rest else "",
         "be": "are" if many else "is",
+        "Are": "Is" if head and uncountable(head) else "Are",
         "needs": "need" if many else "needs",
         "done": _participle(reading.verb),
         "obj": obj if head else None,

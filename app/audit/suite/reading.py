@@ -120,6 +120,11 @@ def base_verb(word: str) -> str | None:
 _UNCOUNTABLE = frozenset("code information data metadata content software feedback music news traffic".split())
 
 
+def uncountable(phrase: str) -> bool:
+    """'source code' takes 'is' and no plural ('Is there any code ...')."""
+    return bool(phrase.split()) and phrase.split()[-1].lower() in _UNCOUNTABLE
+
+
 def plural(phrase: str) -> str:
     """'secret scanning alert' -> 'secret scanning alerts' (the last word inflected)."""
     words = phrase.split()
