@@ -13,6 +13,12 @@ from app.audit.results import AuditReport, Comparison
 MAX_NAMED = 5
 
 
+def shown(score: float) -> float:
+    """A score as every report shows it, to one decimal: the thresholds judge what the reviewer reads, so a
+    check never says "70.0 is below the minimum 70"."""
+    return float(f"{score:.1f}")
+
+
 class Conclusion(StrEnum):
     """A check run's conclusion, as GitHub names it. The gate gives success, failure or neutral; a review
     that stops early is cancelled (superseded) or skipped."""
@@ -61,11 +67,12 @@ def evaluate_gate(
     blocking = blocking_security_findings(result)
     if blocking:
         reasons.append(_security_reason(blocking, new=isinstance(result, Comparison)))
-    if min_score is not None and report.overall < min_score:
+    if min_score is not None and shown(report.overall) < min_score:
         reasons.append(f"overall score {report.overall:.1f} is below the minimum {min_score:g}")
     if isinstance(result, Comparison):
-        if max_drop is not None and -result.overall_delta > max_drop:
-            reasons.append(f"overall score dropped by {-result.overall_delta:.1f} (more than {max_drop:g})")
+        drop = round(shown(result.base.overall) - shown(result.head.overall), 1)
+        if max_drop is not None and drop > max_drop:
+            reasons.append(f"overall score dropped by {drop:.1f} (more than {max_drop:g})")
         if fail_on_regression and (result.regressions or result.findings_introduced):
             parts = []
             if result.regressions:

@@ -8,6 +8,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from app.audit.gate import shown
 from app.resources import templates_dir
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
@@ -43,6 +44,12 @@ def score(value: float) -> str:
     return f"{value:.1f}"
 
 
+def shown_change(before: float, after: float) -> float:
+    """The change between two scores as they are shown (one decimal), so that "82.5 → 82.5" is never followed
+    by "-0.1": the unrounded difference stays in the exports."""
+    return round(shown(after) - shown(before), 1)
+
+
 _SHA = re.compile(r"[0-9a-f]{7,64}")
 
 
@@ -63,6 +70,7 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(md=md, code=code, signed=signed, score=score, short=short)
+    env.globals.update(shown_change=shown_change)
     return env
 
 

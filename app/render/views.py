@@ -7,6 +7,7 @@ from typing import Any
 from app.audit.models import Mode
 from app.audit.results import AuditReport, Comparison, ProvenanceCounts
 from app.audit.scoring import WEIGHTS
+from app.render.environment import shown_change
 
 DIMENSION_LABELS = {
     "selection_accuracy": "Selection accuracy",
@@ -92,7 +93,7 @@ def dimension_rows(report: AuditReport, base: AuditReport | None = None) -> list
         if base is not None:
             row["base"] = base.scores.as_dict()[key]
             row["base_measured"] = bool(base.totals.get("measured", {}).get(key, True))
-            row["delta"] = round(head_value - row["base"], 2)
+            row["delta"] = shown_change(row["base"], head_value)
         rows.append(row)
     return rows
 

@@ -95,3 +95,24 @@ def test_security_findings_are_not_scored() -> None:
 def test_a_new_security_error_is_one_reason_not_also_a_regression() -> None:
     gate = evaluate_gate(_pair(_forecast(CLEAN), _forecast(POISONED)), fail_on_regression=True)
     assert len(gate.reasons) == 1 and "security" in gate.reasons[0]
+
+
+def test_thresholds_judge_the_scores_as_shown() -> None:
+    """Base 83.04 and head 82.50 are shown 83.0 → 82.5: a drop of 0.5 is not more than a max_drop of 0.5, and a
+    head of 69.96 (shown 70.0) is not below a minimum of 70; 82.44 (a drop of 0.6 shown) and 69.94 are."""
+    comparison = _pair(_forecast(CLEAN), _forecast(CLEAN))
+
+    def scored(base: float, head: float) -> Comparison:
+        return comparison.model_copy(update={
+            "base": comparison.base.model_copy(update={"overall": base}),
+            "head": comparison.head.model_copy(update={"overall": head}),
+            "overall_delta": round(head - base, 2),
+        })
+
+    assert evaluate_gate(scored(83.04, 82.50), max_drop=0.5).conclusion == Conclusion.SUCCESS
+    failed = evaluate_gate(scored(83.04, 82.44), max_drop=0.5)
+    assert failed.conclusion == Conclusion.FAILURE
+    assert failed.reasons == ["overall score dropped by 0.6 (more than 0.5)"]
+    assert evaluate_gate(scored(80.0, 69.96), min_score=70).conclusion == Conclusion.SUCCESS
+    below = evaluate_gate(scored(80.0, 69.94), min_score=70)
+    assert below.reasons == ["overall score 69.9 is below the minimum 70"]

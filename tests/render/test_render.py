@@ -158,3 +158,23 @@ def test_a_near_tie_is_marked_and_explained_once() -> None:
     assert table.count("`create_gist` (near tie)") == 2
     assert table.count("_Near tie:") == 1
     assert "near tie" not in case_table([delta("b", False)]).lower()
+
+
+def test_a_change_shown_is_the_difference_of_the_scores_shown() -> None:
+    """82.54 → 82.46 is shown "82.5 → 82.5 (±0.0)", never "(-0.1)": in the headline, the table, the terminal
+    output and the check title alike; the export keeps the unrounded difference."""
+    c = comparison()
+    base = c.base.model_copy(
+        update={"overall": 82.54, "scores": c.base.scores.model_copy(update={"selection_accuracy": 70.04})}
+    )
+    head = c.head.model_copy(
+        update={"overall": 82.46, "scores": c.head.scores.model_copy(update={"selection_accuracy": 69.96})}
+    )
+    shifted = c.model_copy(update={"base": base, "head": head, "overall_delta": -0.08})
+    comment = render_comparison(shifted)
+    assert "**Overall 82.5 → 82.5 (±0.0)**" in comment, comment
+    assert "| **Overall** | 100% | **82.5** | **82.5** | **±0.0** |" in comment, comment
+    assert "| 70.0 | 70.0 | ±0.0 |" in comment, comment
+    assert "Overall 82.5 -> 82.5 (±0.0)" in render_text(shifted)
+    assert "82.5/100 (±0.0)" in render_check(shifted, evaluate_gate(shifted, fail_on_regression=True)).title
+    assert json.loads(export_json(shifted))["comparison"]["overall_delta"] == -0.08
