@@ -44,8 +44,11 @@ class Caps(BaseModel):
     details: int = DETAIL_ROWS
 
 
-def regression_order(d: CaseDelta) -> tuple[int, str, str]:
-    return (PROVENANCE_RANK[d.provenance], d.expected, d.case_id)
+def regression_order(d: CaseDelta, changed: set[str]) -> tuple[int, bool, bool, str, str]:
+    """Worst first: people's cases, then cases whose expected or chosen tool the pull request changed (the
+    change's own effect before a tie flipped elsewhere in the list), then firm answers before near ties."""
+    touches = bool({d.expected, d.before_selected, d.after_selected, *d.removed_tools} & changed)
+    return (PROVENANCE_RANK[d.provenance], not touches, d.borderline, d.expected, d.case_id)
 
 
 def _pass_rate(ran: int | None, passed: int | None) -> float:
@@ -129,11 +132,11 @@ class CommentView(BaseModel):
                 f for f in c.head.findings if f.dimension == Dimension.SECURITY and finding_key(f) in base_keys
             ],
             tools=sorted(c.tool_summaries, key=tool_order),
-            regressions=sorted(c.regressions, key=regression_order),
+            regressions=sorted(c.regressions, key=lambda d: regression_order(d, changed)),
             findings_changed=[f for f in new if _involves(f, changed)],
             findings_unchanged=[f for f in new if not _involves(f, changed)],
             resolved=list(c.findings_resolved),
-            improvements=sorted(c.improvements, key=regression_order),
+            improvements=sorted(c.improvements, key=lambda d: regression_order(d, changed)),
             coverage=list(c.coverage),
             unstable=list(c.unstable),
             # The synthetic caveat and the ai_generated note have their own line in the footer.

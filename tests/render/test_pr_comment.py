@@ -187,3 +187,27 @@ def test_budgets_hold_at_a_thousand_tools_and_a_hundred_changed() -> None:
     # Collapsing is a rendering decision: the JSON export keeps every case and every tool summary.
     data = json.loads(export_json(c))["comparison"]
     assert len(data["regressions"]) == len(c.regressions) and len(data["tool_summaries"]) == 101
+
+
+def test_regressions_of_the_changed_tools_come_before_a_tie_flipped_elsewhere() -> None:
+    """Among generated regressions, one whose expected or chosen tool the PR changed is shown before one between
+    two untouched tools, and a firm answer before a near tie, whatever the tools' names."""
+    from app.audit.results import CaseDelta, ToolChange
+
+    def regression(case_id: str, expected: str, after: str, *, borderline: bool = False) -> CaseDelta:
+        return CaseDelta(case_id=case_id, intent=f"request {case_id}", expected=expected,
+                         provenance=Provenance.AI_GENERATED, before_selected=expected, after_selected=after,
+                         kind="regression", borderline=borderline)
+
+    c = demo_comparison().model_copy(update={
+        "tool_changes": [ToolChange(tool="zz_search", change="changed", fields=["description"])],
+        "regressions": [
+            regression("a-elsewhere", "aa_add_comment", "aa_add_reply", borderline=True),
+            regression("b-changed-tie", "zz_search", "zz_get", borderline=True),
+            regression("c-stolen", "mm_list", "zz_search"),
+            regression("d-changed-firm", "zz_search", "zz_get"),
+        ],
+    })
+    comment = render_comparison(c)
+    at = {name: comment.index(f"`{name}`") for name in ("a-elsewhere", "b-changed-tie", "c-stolen", "d-changed-firm")}
+    assert max(at["c-stolen"], at["d-changed-firm"]) < at["b-changed-tie"] < at["a-elsewhere"], comment
