@@ -39,7 +39,7 @@ def test_a_finding_the_head_adds_fails_the_check_even_with_no_threshold_broken()
     assert comparison.overall_delta >= -1  # the score barely moves: the gate must not depend on it
     gate = evaluate_gate(comparison)
     assert gate.conclusion == Conclusion.FAILURE
-    assert gate.reasons[0].startswith("1 new security finding(s) (tool poisoning): TC502 get_forecast")
+    assert gate.reasons[0].startswith("1 new security finding (tool poisoning): TC502 get_forecast")
 
 
 def test_a_finding_the_base_already_had_is_listed_not_reannounced() -> None:
@@ -78,7 +78,7 @@ def test_a_single_audit_fails_on_any_security_finding() -> None:
     report = audit(poisoned, suite=suite, selector=SELECTOR)
     gate = evaluate_gate(report)
     assert gate.conclusion == Conclusion.FAILURE
-    assert gate.reasons[0].startswith("1 security finding(s)")
+    assert gate.reasons[0].startswith("1 security finding (tool poisoning)")
 
 
 def test_security_findings_are_not_scored() -> None:

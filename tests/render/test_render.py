@@ -114,6 +114,9 @@ def test_check_output_within_limits_and_text_output() -> None:
     gate = evaluate_gate(c, fail_on_regression=True)
     out = render_check(c, gate)
     assert gate.conclusion.value == "failure" and "FAILURE" in out.summary
+    # Counts a person reads: "1 case regression", never "1 case regression(s)".
+    assert gate.reasons[-1] == "regressions: 1 case regression, 1 new error finding", gate.reasons
+    assert gate.reasons[0].startswith("1 new security finding (tool poisoning): ") and "(s)" not in out.summary
     assert len(out.title) <= 255 and "regression" in out.title
     text = render_text(c)
     assert text.index("REGRESSIONS") < text.index("IMPROVEMENTS") and "synthetic" in text
