@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from app.audit.models import Dimension, Finding, Severity
 from app.audit.results import AuditReport, Comparison
+from app.audit.text import counted
 
 # Tool/rule pairs named in the security reason before "and N more".
 MAX_NAMED = 5
@@ -43,15 +44,10 @@ def blocking_security_findings(result: AuditReport | Comparison) -> list[Finding
     return [f for f in findings if f.dimension == Dimension.SECURITY and f.severity == Severity.ERROR]
 
 
-def _counted(n: int, thing: str) -> str:
-    """'1 case regression', '2 case regressions': a check's reasons are read by people."""
-    return f"{n} {thing}{'' if n == 1 else 's'}"
-
-
 def _security_reason(blocking: list[Finding], *, new: bool) -> str:
     pairs = sorted({f"{f.rule_id} {f.tool}" for f in blocking})
     named = ", ".join(pairs[:MAX_NAMED]) + (f" and {len(pairs) - MAX_NAMED} more" if len(pairs) > MAX_NAMED else "")
-    return f"{_counted(len(blocking), ('new ' if new else '') + 'security finding')} (tool poisoning): {named}"
+    return f"{counted(len(blocking), ('new ' if new else '') + 'security finding')} (tool poisoning): {named}"
 
 
 def evaluate_gate(
@@ -81,12 +77,12 @@ def evaluate_gate(
         if fail_on_regression and (result.regressions or result.findings_introduced):
             parts = []
             if result.regressions:
-                parts.append(_counted(len(result.regressions), "case regression"))
+                parts.append(counted(len(result.regressions), "case regression"))
             # New security errors already gave their own reason above.
             severe = [f for f in result.findings_introduced
                       if f.severity == Severity.ERROR and f.dimension != Dimension.SECURITY]
             if severe:
-                parts.append(_counted(len(severe), "new error finding"))
+                parts.append(counted(len(severe), "new error finding"))
             if parts:
                 reasons.append("regressions: " + ", ".join(parts))
     if reasons:

@@ -1,4 +1,4 @@
-"""Text helpers shared by the rules and the synthetic selector: tokens, stems, similarity measures."""
+"""Text helpers shared by the rules and the synthetic selector: tokens, stems, similarity measures; counts in words."""
 
 from __future__ import annotations
 
@@ -147,3 +147,8 @@ def match_stem(word: str) -> str:
         elif s.endswith("e"):
             s = s[:-1]
     return s
+
+
+def counted(n: int, thing: str) -> str:
+    """'1 case regression', '2 case regressions': counts in messages people read, never 'regression(s)'."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"

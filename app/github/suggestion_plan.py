@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from app.audit.text import counted
 from app.render.environment import code, md
 from app.suggest.edits import line_edit, locate, unified_diff
 from app.suggest.models import Suggestion, SuggestionReport
@@ -173,11 +174,15 @@ def sticky_section(report: SuggestionReport, plan: ReviewPlan) -> str:
     for s in report.rejected:
         lines.append(f"- **rejected** {code(s.tool)} {code(s.field)}: {md(s.reason, 300)}")
     if plan.duplicates:
-        lines.append(f"\n{plan.duplicates} suggestion(s) already posted on an earlier push are not repeated.")
+        n = plan.duplicates
+        lines.append(f"\n{counted(n, 'suggestion')} already posted on an earlier push {_be(n)} not repeated.")
     if plan.over_limit:
-        lines.append(f"\n{plan.over_limit} more suggestion(s) over the per-review limit are not posted.")
+        n = plan.over_limit
+        lines.append(f"\n{counted(n, 'more suggestion')} over the per-review limit {_be(n)} not posted.")
     if plan.withheld:
-        lines.append(f"\n{plan.withheld} suggestion(s) not posted: their lines look like they hold a secret.")
+        n = plan.withheld
+        whose = "their lines look" if n > 1 else "its lines look"
+        lines.append(f"\n{counted(n, 'suggestion')} not posted: {whose} like they hold a secret.")
     for f in plan.fallback:
         lines.append(f"\n{code(f.tool)} {code(f.field)} ({f.why}; {md(f.effect, None)}):\n")
         lines.append(fenced(f.diff.rstrip(), "diff"))
@@ -186,3 +191,7 @@ def sticky_section(report: SuggestionReport, plan: ReviewPlan) -> str:
 
 def _in_fallback(plan: ReviewPlan, s: Suggestion) -> bool:
     return any(f.tool == s.tool and f.field == s.field for f in plan.fallback)
+
+
+def _be(n: int) -> str:
+    return "is" if n == 1 else "are"

@@ -15,6 +15,7 @@ from typing import Any
 
 from githubkit import GitHub
 
+from app.audit.text import counted
 from app.github.client import GitHubApiError, call, paginate
 from app.github.definitions import GitHubSource
 from app.github.suggestion_plan import (
@@ -90,7 +91,8 @@ class SuggestionPoster:
         data = {
             "commit_id": head_sha,
             "event": "COMMENT",
-            "body": f"ToolChoice suggests {count} description edit(s), each verified by a rerun (see the comment).",
+            "body": f"ToolChoice suggests {counted(count, 'description edit')}, each verified by a rerun "
+            "(see the comment).",
             "comments": [i.api_comment() for i in plan.inline],
         }
         what = f"post suggestions on #{number}"
@@ -128,7 +130,7 @@ def without_secrets(report: SuggestionReport, scrub: Callable[[str], str]) -> Su
     dropped = len(report.suggestions) - len(kept)
     if not dropped:
         return report
-    note = f"{dropped} suggestion(s) withheld: the description looks like it holds a secret."
+    note = f"{counted(dropped, 'suggestion')} withheld: the description looks like it holds a secret."
     return report.model_copy(update={"suggestions": kept, "notes": [*report.notes, note]})
 
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from app.audit.models import Finding, LineRange, Mode, Tool
 from app.audit.results import SelectorInfo
+from app.audit.text import counted
 
 
 class Sibling(BaseModel):
@@ -77,9 +78,9 @@ class Effect(BaseModel):
         if abs(self.selection_after - self.selection_before) >= 0.05:
             text += f"; selection accuracy {self.selection_before:.1f} -> {self.selection_after:.1f}"
         if self.improved:
-            text += f"; {len(self.improved)} case(s) fixed ({', '.join(self.improved[:5])})"
+            text += f"; {counted(len(self.improved), 'case')} fixed ({', '.join(self.improved[:5])})"
         if self.regressed:
-            text += f"; {len(self.regressed)} case(s) REGRESSED ({', '.join(self.regressed[:5])})"
+            text += f"; {counted(len(self.regressed), 'case')} REGRESSED ({', '.join(self.regressed[:5])})"
         return text
 
 

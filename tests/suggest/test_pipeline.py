@@ -53,6 +53,8 @@ def test_a_pr_with_description_findings_gets_a_review_with_verified_suggestions(
     assert _review(fake_github, private_key, base, head) == Outcome.PUBLISHED
     [review] = fake_github.reviews(OWNER, REPO, 9)
     assert review["event"] == "COMMENT" and review["commit_id"] == head
+    n = len(review["comments"])
+    assert review["body"].startswith(f"ToolChoice suggests {n} description edit{'' if n == 1 else 's'}, "), review
     tools = set()
     for c in review["comments"]:
         assert c["path"] == PATH and c["body"].startswith(SUGGESTION_MARKER) and "```suggestion" in c["body"]

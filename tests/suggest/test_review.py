@@ -160,7 +160,7 @@ def test_multi_line_yaml_suggestion_uses_start_line(fake_github: FakeGitHub, pos
     ]
     assert c["start_side"] == "RIGHT" and c["side"] == "RIGHT"
     shown = c["body"].replace("\\", "")  # as GitHub renders the escaped Markdown
-    assert "own cases 1/2 -> 2/2" in shown and "1 case(s) fixed" in shown
+    assert "own cases 1/2 -> 2/2" in shown and "1 case fixed" in shown
     assert "`list_invoices` `description`" in section
 
 
@@ -234,6 +234,6 @@ def test_suggestions_that_would_leak_a_secret_are_withheld(
         report, source=GitHubSource(gh, owner=OWNER, repo=REPO), number=NUMBER, head_sha=head_sha,
         head_files={PATH: head_text}, scrub=scrub,
     )
-    assert "SECRET123" not in section and "withheld" in section
+    assert "SECRET123" not in section and "withheld" in section and "(s)" not in section
     for review in fake_github.reviews(OWNER, REPO, NUMBER):
         assert all("SECRET123" not in c["body"] for c in review["comments"])
