@@ -824,3 +824,12 @@ def test_a_thing_without_a_plural_agrees_with_its_verb() -> None:
     assert any(t.startswith("Is there any code about") for t in code_texts), code_texts
     assert not any(t.startswith("Are there any code") for t in code_texts), code_texts
     assert any(t.startswith("Are there any exports about") for t in export_texts), export_texts
+
+
+def test_a_pair_of_actions_performed_is_one_thing() -> None:
+    """'Perform drag and drop between two lists' reads 'Perform a drag-and-drop between two lists.', never
+    'Would you perform the drag?' (the second action cut off)."""
+    mover = tool("move_card", "Perform drag and drop between two lists.")
+    texts = [p.text for p in phrasings(mover)]
+    assert any("drag-and-drop between two lists" in t for t in texts), texts
+    assert not any(re.search(r"the drag\b(?!-)", t) for t in texts), texts

@@ -191,6 +191,9 @@ def read_tool(tool: Tool) -> Reading:
         # "Batch create multiple versions": the action is the second word, the first says how.
         verb, rest = rest[0].lower(), rest[1:]
     performed = verb == "perform" and rest[1:2] != ["and"]  # "Perform drag and drop": a pair of actions stays
+    if verb == "perform" and len(rest) > 2 and rest[1:2] == ["and"] and base_verb(rest[0]) and base_verb(rest[2]):
+        # ... and is one thing, the one performed: "Perform a drag-and-drop between two elements".
+        rest = ["a", f"{rest[0].lower()}-and-{rest[2].lower()}", *rest[3:]]
     if performed and rest and base_verb(rest[0]) and named_verb_of(name_words) == rest[0].lower():
         # "Perform click on a web page" (browser_click): the action performed is the name's verb.
         verb, rest = rest[0].lower(), rest[1:]
