@@ -833,3 +833,20 @@ def test_a_pair_of_actions_performed_is_one_thing() -> None:
     texts = [p.text for p in phrasings(mover)]
     assert any("drag-and-drop between two lists" in t for t in texts), texts
     assert not any(re.search(r"the drag\b(?!-)", t) for t in texts), texts
+
+
+def test_a_name_of_several_words_is_quoted_unless_it_is_a_title() -> None:
+    """'named "Sign in"', never 'named Sign in' (where does the name end?); 'named Web Team' stays as it is."""
+    button = tool(
+        "verify_button_visible", "Verify button is visible.",
+        button_name={"type": "string", "description": "Accessible name of the button", "examples": ["Sign in"]},
+    )
+    board = tool(
+        "get_boards", "Get boards by name.",
+        board_name={"type": "string", "description": "Name of the board", "examples": ["Web Team"]},
+    )
+    button_texts = [p.text for p in phrasings(button)]
+    board_texts = [p.text for p in phrasings(board)]
+    assert any('named "Sign in"' in t for t in button_texts), button_texts
+    assert not any("named Sign in" in t for t in button_texts), button_texts
+    assert any("Web Team" in t for t in board_texts) and not any('"Web Team"' in t for t in board_texts), board_texts

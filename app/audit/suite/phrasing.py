@@ -444,9 +444,16 @@ def _with_name(value: Value, obj: str) -> str:
     thing = value.named.split()[-1] if value.named else ""
     joined = obj.lower().replace(" ", "")
     if not thing or not is_thing(thing) or any(singular(w.lower()) in joined for w in value.named.split()):
-        return _after_named_word(obj, thing, value.text)
+        return _after_named_word(obj, thing, _said_name(value.text))
     said = value.named if any(c.isupper() for c in value.named[1:]) else value.named.lower()
-    return f"{obj} of the {said} {value.text}"
+    return f"{obj} of the {said} {_said_name(value.text)}"
+
+
+def _said_name(text: str) -> str:
+    """A name of several words reads as one only quoted when it is not a title ('named "Sign in"'); 'Web Team',
+    'Sprint 12' and 'frontend' read as they are."""
+    words = text.split()
+    return f'"{text}"' if len(words) > 1 and any(w[:1].islower() for w in words[1:]) else text
 
 
 def _after_named_word(obj: str, thing: str, name: str) -> str:
