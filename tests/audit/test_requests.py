@@ -850,3 +850,15 @@ def test_a_name_of_several_words_is_quoted_unless_it_is_a_title() -> None:
     assert any('named "Sign in"' in t for t in button_texts), button_texts
     assert not any("named Sign in" in t for t in button_texts), button_texts
     assert any("Web Team" in t for t in board_texts) and not any('"Web Team"' in t for t in board_texts), board_texts
+
+
+def test_a_thing_is_read_on_a_branch_not_of_it() -> None:
+    """'Can you pull up the file /srv/app/config.yaml on the branch release-2.1?', never '... of the branch ...'."""
+    reader = tool(
+        "get_file_contents", "Get the contents of a file or directory.",
+        path={"type": "string", "description": "Path to file/directory"},
+        branch={"type": "string", "description": "Branch to get contents from"},
+    )
+    texts = [p.text for p in phrasings(reader)]
+    assert "Can you pull up the file /srv/app/config.yaml on the branch release-2.1?" in texts, texts
+    assert not any("of the branch" in t for t in texts), texts

@@ -635,7 +635,9 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
         # What is added goes to the thing ("add the comment to issue #142"); what is read belongs to it.
         joins = reading.verb.split()[-1] in _ADDING and " to " not in f" {phrase} "
-        obj = f"{phrase} {'to' if joins else 'of'} the {ref.noun} {_spoken(ref)}"
+        # Work is done on a branch, not of it: "the file config/settings.yaml on the branch main".
+        on_branch = _mention(ref, reading.verb, head) if ref.noun == "branch" else None
+        obj = f"{phrase} {on_branch or ('to' if joins else 'of') + f' the {ref.noun} {_spoken(ref)}'}"
     statement = next((v for v in values if v.role == "statement"), None)
     code = head.split()[-1].lower() in lexicon().get("code", []) if head else False
     if statement is not None and code and f"the {head}" in obj:
