@@ -862,3 +862,16 @@ def test_a_thing_is_read_on_a_branch_not_of_it() -> None:
     texts = [p.text for p in phrasings(reader)]
     assert "Can you pull up the file /srv/app/config.yaml on the branch release-2.1?" in texts, texts
     assert not any("of the branch" in t for t in texts), texts
+
+
+def test_what_is_added_goes_to_a_thing() -> None:
+    """'Add watcher to the issue WEB-142 for the user dana.', never '... for the issue WEB-142 ...'; a request that
+    already says where the thing goes keeps its one "to"."""
+    watcher = tool(
+        "add_watcher", "Add a watcher.",
+        issue_key={"type": "string", "description": "Jira issue key"},
+        username={"type": "string", "description": "User to add"},
+    )
+    texts = [p.text for p in phrasings(watcher)]
+    assert "Add watcher to the issue WEB-142 for the user dana." in texts, texts
+    assert not any("for the issue WEB-142" in t or t.count(" to the ") > 1 for t in texts), texts

@@ -385,6 +385,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
     obj, placed = _quoted_at_head(obj, head, values, placed)
     tail: list[str] = []
     places: set[int] = set()
+    adds = bool(verb) and verb.split()[-1].lower() in _ADDING
     for value in values:
         if value in placed:
             continue
@@ -395,6 +396,8 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             before = re.sub(rf"{_DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
             obj = f"{before}the {obj[at : at + len(head)]} {_spoken(value)}{obj[at + len(head) :]}"
         elif (mention := _mention(value, verb, head)) is not None and not _repeats(mention, tail, obj):
+            if adds and value.role == "ref" and mention.startswith("for the ") and not _has_target(obj, tail):
+                mention = f"to {mention.removeprefix('for ')}"  # what is added goes to a thing: "to the issue #142"
             if value.role == "scope" and mention.startswith("in ") and value.noun and places:
                 # A second place says what it is: 'in payments in the cluster prod-eu', not '... in prod-eu'.
                 mention = f"in the {value.noun} {_spoken(value)}"
@@ -406,6 +409,11 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda mention: mention.startswith(":"))
     return " ".join([obj, *said])
+
+
+def _has_target(obj: str, tail: list[str]) -> bool:
+    """Whether the request already says where a thing goes ("to ENG", "to the issue #142")."""
+    return " to " in f" {obj} " or any(t.startswith("to ") for t in tail)
 
 
 def _quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value]) -> tuple[str, list[Value]]:
