@@ -875,3 +875,13 @@ def test_what_is_added_goes_to_a_thing() -> None:
     texts = [p.text for p in phrasings(watcher)]
     assert "Add watcher to the issue WEB-142 for the user dana." in texts, texts
     assert not any("for the issue WEB-142" in t or t.count(" to the ") > 1 for t in texts), texts
+
+
+def test_a_value_goes_on_the_thing_not_on_a_word_that_modifies_another() -> None:
+    """'Set issue field values for an issue' with an issue number reads 'Set issue field values for the issue #142.',
+    never '... for an issue for the issue #142.' (the first "issue" modifies "field values")."""
+    setter = tool("set_issue_fields", "Set issue field values for an issue.",
+                  issue_number={"type": "integer", "description": "The issue number"})
+    texts = [p.text for p in phrasings(setter)]
+    assert "Set issue field values for the issue #142." in texts, texts
+    assert not any("for an issue" in t for t in texts), texts

@@ -281,10 +281,12 @@ def _names_a_thing(words: list[str], i: int) -> bool:
     )
 
 
-def _placed(obj: str, values: list[Value], *, one: bool = False) -> tuple[str, list[Value]]:
+def _placed(obj: str, values: list[Value], *, one: bool = False, later: bool = False) -> tuple[str, list[Value]]:
     """Each value put where the phrase names its thing: 'in a GitHub repository' -> 'in the GitHub repository
     acme/webshop'; returns the phrase and the values placed. With `one` (an action on one thing, not a listing),
-    a plural object is the one thing the value names: 'Check out the branches' -> 'Check out the branch main'."""
+    a plural object is the one thing the value names: 'Check out the branches' -> 'Check out the branch main'.
+    With `later` (a description's own phrase), a mention that modifies the next noun is passed over for a later
+    one: "issue field values for an issue" -> "... for the issue #142"."""
     obj, done = _two_named(obj, values)
     for value in values:
         if value in done:
@@ -297,8 +299,11 @@ def _placed(obj: str, values: list[Value], *, one: bool = False) -> tuple[str, l
                 rf"(?<![\w'’-]){_DETERMINER}((?:{_MODIFIER}[\w-]+\s+){{0,3}}?)({_spaced(noun)})(?:\s+(?:key|id|name|number))?\b(?!\s+(?:#|\d|[A-Z]+-\d))",
                 re.IGNORECASE,
             )
-            match = pattern.search(obj)
-            if match is None or _modifies_next(obj[match.end() :]) or _names_other(match, value, values):
+            found = pattern.finditer(obj) if later else iter([m] if (m := pattern.search(obj)) else [])
+            match = next(
+                (m for m in found if not _modifies_next(obj[m.end() :]) and not _names_other(m, value, values)), None
+            )
+            if match is None:
                 continue
             before = obj[: match.start()].split()
             starts_phrase = match.start(1) > match.start() or not before or before[-1].lower() in _PREPOSITION_WORDS
@@ -381,7 +386,7 @@ def _modifies_next(after: str) -> bool:
 def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, verb: str = "") -> str:
     """Put each value where the object names its thing, else after it: 'in a repository' -> 'in acme/webshop'.
     `verb` is the request's verb: a thing moved or copied goes "to" its target ('Move the page P-1042 to ENG')."""
-    obj, placed = _placed(obj, values, one=one)
+    obj, placed = _placed(obj, values, one=one, later=True)
     obj, placed = _quoted_at_head(obj, head, values, placed)
     tail: list[str] = []
     places: set[int] = set()
