@@ -885,3 +885,19 @@ def test_a_value_goes_on_the_thing_not_on_a_word_that_modifies_another() -> None
     texts = [p.text for p in phrasings(setter)]
     assert "Set issue field values for the issue #142." in texts, texts
     assert not any("for an issue" in t for t in texts), texts
+
+
+def test_a_bare_name_names_the_thing_acted_on() -> None:
+    """A "name" parameter ("Tag name.") names the object: 'the tag named needs-triage from the repository
+    acme/webshop', never '... from the repository acme/webshop named needs-triage' (the repository is not named
+    so); a thing another value already identifies keeps its name where it was."""
+    getter = Tool(name="get_tag", description="Get a specific tag from a repository.", inputSchema={
+        "type": "object",
+        "properties": {
+            "repo": {"type": "string", "description": "Repository name"},
+            "name": {"type": "string", "description": "Tag name.", "examples": ["needs-triage"]},
+        },
+    })
+    texts = [p.text for p in phrasings(getter)]
+    assert any("tag named needs-triage from the repository" in t for t in texts), texts
+    assert not any("acme/webshop named" in t for t in texts), texts

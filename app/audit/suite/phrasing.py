@@ -395,7 +395,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
         if value in placed:
             continue
         if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
-            obj = _with_name(value, obj)
+            obj = _with_name(value, obj, _unnamed(head, value, values))
         elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
             at = obj.lower().index(head.lower())
             before = re.sub(rf"{_DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
@@ -446,7 +446,14 @@ def _paired(tail: list[str], places: set[int], *, moved: bool = False) -> list[s
     return [f"{t} {tail[end]}" if i == start else t for i, t in enumerate(tail) if i != end]
 
 
-def _with_name(value: Value, obj: str) -> str:
+def _unnamed(head: str, value: Value, values: list[Value]) -> str:
+    """The head a bare name can name: not one another value already identifies ("the sprint 10001")."""
+    last = singular(head.split()[-1].lower()) if head.split() else ""
+    taken = any(v is not value and v.noun and singular(v.noun.split()[-1].lower()) == last for v in values)
+    return "" if taken else head
+
+
+def _with_name(value: Value, obj: str, head: str = "") -> str:
     """The object with its name said: 'to invoices_archive' for a new name; 'named worker-2' after the word of
     the object that says what the name is of ('the KubeVirt VirtualMachine web-vm-1 lifecycle' when a noun
     follows that word); 'of the node worker-2' when the object does not say it ('the resource consumption of the
@@ -454,9 +461,10 @@ def _with_name(value: Value, obj: str) -> str:
     if _names_new(value):
         return f"{obj} to {value.text}"
     obj = re.sub(r" by (?:its )?name\b", "", obj)
-    thing = value.named.split()[-1] if value.named else ""
+    # A bare "name" ("Label name.") names the object the request acts on: "the label named needs-triage from ...".
+    thing = value.named.split()[-1] if value.named else head.split()[-1] if head and value.param == "name" else ""
     joined = obj.lower().replace(" ", "")
-    if not thing or not is_thing(thing) or any(singular(w.lower()) in joined for w in value.named.split()):
+    if not value.named or not is_thing(thing) or any(singular(w.lower()) in joined for w in value.named.split()):
         return _after_named_word(obj, thing, _said_name(value.text))
     said = value.named if any(c.isupper() for c in value.named[1:]) else value.named.lower()
     return f"{obj} of the {said} {_said_name(value.text)}"
@@ -628,7 +636,7 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     # "the sub issue #1042": the head already has its own value; the other ref says what it belongs to.
     valued = any(f"the {head} {_spoken(v)}" in phrase for v in placed)
     if ref is not None and not ref.noun and ref.param.lower().endswith("name"):
-        obj = _with_name(ref, phrase)
+        obj = _with_name(ref, phrase, _unnamed(head, ref, values))
     elif ref is not None and not valued and ref.noun and singular(head) != head and lists(reading) and _ends_with(
         head, ref.noun
     ):
