@@ -901,3 +901,13 @@ def test_a_bare_name_names_the_thing_acted_on() -> None:
     texts = [p.text for p in phrasings(getter)]
     assert any("tag named needs-triage from the repository" in t for t in texts), texts
     assert not any("acme/webshop named" in t for t in texts), texts
+
+
+def test_a_listing_given_one_of_its_things_reads_up_to_it() -> None:
+    """'List commits of a branch up to the commit 9f3c2e1.', in the description's own words too, never '... for the
+    commit 9f3c2e1'."""
+    lister = tool("list_commits", "List commits of a branch.",
+                  sha={"type": "string", "description": "Commit SHA to start listing from"})
+    texts = [p.text for p in phrasings(lister)]
+    assert "List commits of a branch up to the commit 9f3c2e1." in texts, texts
+    assert not any("for the commit" in t for t in texts), texts

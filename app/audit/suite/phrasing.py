@@ -403,6 +403,8 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
         elif (mention := _mention(value, verb, head)) is not None and not _repeats(mention, tail, obj):
             if adds and value.role == "ref" and mention.startswith("for the ") and not _has_target(obj, tail):
                 mention = f"to {mention.removeprefix('for ')}"  # what is added goes to a thing: "to the issue #142"
+            elif not one and value.role == "ref" and singular(head) != head and _ends_with(head, value.noun):
+                mention = f"up to the {value.noun} {_spoken(value)}"  # a listing of commits given one: its history
             if value.role == "scope" and mention.startswith("in ") and value.noun and places:
                 # A second place says what it is: 'in payments in the cluster prod-eu', not '... in prod-eu'.
                 mention = f"in the {value.noun} {_spoken(value)}"
