@@ -911,3 +911,22 @@ def test_a_listing_given_one_of_its_things_reads_up_to_it() -> None:
     texts = [p.text for p in phrasings(lister)]
     assert "List commits of a branch up to the commit 9f3c2e1." in texts, texts
     assert not any("for the commit" in t for t in texts), texts
+
+
+def test_two_things_a_request_is_for_are_said_once_and_a_thing_removed_comes_from_one() -> None:
+    """'Create a customer request for the service desk 4 and the request type 23.', never '... for the service
+    desk 4 for the request type 23.'; 'Remove a watcher from the issue WEB-142 for the user dana.'"""
+    creator = tool(
+        "create_customer_request", "Create a customer request.",
+        service_desk_id={"type": "string", "description": "Service desk ID", "examples": ["4"]},
+        request_type_id={"type": "string", "description": "Request type ID", "examples": ["23"]},
+    )
+    remover = tool(
+        "remove_watcher", "Remove a watcher.",
+        issue_key={"type": "string", "description": "Jira issue key"},
+        username={"type": "string", "description": "User to remove"},
+    )
+    texts = [p.text for t in (creator, remover) for p in phrasings(t)]
+    assert "Create a customer request for the service desk 4 and the request type 23." in texts, texts
+    assert "Remove a watcher from the issue WEB-142 for the user dana." in texts, texts
+    assert not any(re.search(r"for the [^,]+ for the ", t) for t in texts), texts

@@ -391,6 +391,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
     tail: list[str] = []
     places: set[int] = set()
     adds = bool(verb) and verb.split()[-1].lower() in _ADDING
+    takes = bool(verb) and verb.split()[-1].lower() in _TAKING
     for value in values:
         if value in placed:
             continue
@@ -403,6 +404,8 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
         elif (mention := _mention(value, verb, head)) is not None and not _repeats(mention, tail, obj):
             if adds and value.role == "ref" and mention.startswith("for the ") and not _has_target(obj, tail):
                 mention = f"to {mention.removeprefix('for ')}"  # what is added goes to a thing: "to the issue #142"
+            elif takes and value.role == "ref" and mention.startswith("for the ") and not _has_source(obj, tail):
+                mention = f"from {mention.removeprefix('for ')}"  # and what is removed comes from one
             elif not one and value.role == "ref" and singular(head) != head and _ends_with(head, value.noun):
                 mention = f"up to the {value.noun} {_spoken(value)}"  # a listing of commits given one: its history
             if value.role == "scope" and mention.startswith("in ") and value.noun and places:
@@ -413,6 +416,11 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
                 places.add(len(tail) - 1)
     moved = verb.split()[-1].lower() in _MOVING if verb else False
     said = _joined(_paired(tail, places, moved=moved and " to " not in f" {obj} "))[:2]
+    # Two things the request is for are said once: "for the service desk 4 and the request type 23".
+    for i, mention in enumerate(said):
+        earlier = " for the " in f" {obj} " or any(m.startswith("for the ") for m in said[:i])
+        if earlier and mention.startswith("for the ") and " and " not in f" {obj} {' '.join(said[:i])} ":
+            said[i] = f"and {mention.removeprefix('for ')}"
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda mention: mention.startswith(":"))
     return " ".join([obj, *said])
@@ -421,6 +429,11 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
 def _has_target(obj: str, tail: list[str]) -> bool:
     """Whether the request already says where a thing goes ("to ENG", "to the issue #142")."""
     return " to " in f" {obj} " or any(t.startswith("to ") for t in tail)
+
+
+def _has_source(obj: str, tail: list[str]) -> bool:
+    """Whether the request already says where a thing is taken from ("from the issue #142")."""
+    return " from " in f" {obj} " or any(t.startswith("from ") for t in tail)
 
 
 def _quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value]) -> tuple[str, list[Value]]:
@@ -693,6 +706,7 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
 
 
 _ADDING = frozenset("add attach post upload link assign".split())
+_TAKING = frozenset("remove detach unlink unassign".split())  # what these take away comes from a thing
 _FROM_FILE = frozenset("upload attach import".split())  # what these add comes from a file
 
 
