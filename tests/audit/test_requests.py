@@ -930,3 +930,10 @@ def test_two_things_a_request_is_for_are_said_once_and_a_thing_removed_comes_fro
     assert "Create a customer request for the service desk 4 and the request type 23." in texts, texts
     assert "Remove a watcher from the issue WEB-142 for the user dana." in texts, texts
     assert not any(re.search(r"for the [^,]+ for the ", t) for t in texts), texts
+
+
+def test_a_request_asks_to_get_what_a_tool_returns() -> None:
+    """'Returns all console messages.' is asked 'Get all console messages.', never 'Return all console messages.'"""
+    texts = [p.text for p in phrasings(tool("console_messages", "Returns all console messages."))]
+    assert "Get all console messages." in texts, texts
+    assert not any(t.startswith("Return") for t in texts), texts
