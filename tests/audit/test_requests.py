@@ -852,41 +852,6 @@ def test_a_name_of_several_words_is_quoted_unless_it_is_a_title() -> None:
     assert any("Web Team" in t for t in board_texts) and not any('"Web Team"' in t for t in board_texts), board_texts
 
 
-def test_a_thing_is_read_on_a_branch_not_of_it() -> None:
-    """'Can you pull up the file /srv/app/config.yaml on the branch release-2.1?', never '... of the branch ...'."""
-    reader = tool(
-        "get_file_contents", "Get the contents of a file or directory.",
-        path={"type": "string", "description": "Path to file/directory"},
-        branch={"type": "string", "description": "Branch to get contents from"},
-    )
-    texts = [p.text for p in phrasings(reader)]
-    assert "Can you pull up the file /srv/app/config.yaml on the branch release-2.1?" in texts, texts
-    assert not any("of the branch" in t for t in texts), texts
-
-
-def test_what_is_added_goes_to_a_thing() -> None:
-    """'Add watcher to the issue WEB-142 for the user dana.', never '... for the issue WEB-142 ...'; a request that
-    already says where the thing goes keeps its one "to"."""
-    watcher = tool(
-        "add_watcher", "Add a watcher.",
-        issue_key={"type": "string", "description": "Jira issue key"},
-        username={"type": "string", "description": "User to add"},
-    )
-    texts = [p.text for p in phrasings(watcher)]
-    assert "Add watcher to the issue WEB-142 for the user dana." in texts, texts
-    assert not any("for the issue WEB-142" in t or t.count(" to the ") > 1 for t in texts), texts
-
-
-def test_a_value_goes_on_the_thing_not_on_a_word_that_modifies_another() -> None:
-    """'Set issue field values for an issue' with an issue number reads 'Set issue field values for the issue #142.',
-    never '... for an issue for the issue #142.' (the first "issue" modifies "field values")."""
-    setter = tool("set_issue_fields", "Set issue field values for an issue.",
-                  issue_number={"type": "integer", "description": "The issue number"})
-    texts = [p.text for p in phrasings(setter)]
-    assert "Set issue field values for the issue #142." in texts, texts
-    assert not any("for an issue" in t for t in texts), texts
-
-
 def test_a_bare_name_names_the_thing_acted_on() -> None:
     """A "name" parameter ("Tag name.") names the object: 'the tag named needs-triage from the repository
     acme/webshop', never '... from the repository acme/webshop named needs-triage' (the repository is not named
@@ -901,16 +866,6 @@ def test_a_bare_name_names_the_thing_acted_on() -> None:
     texts = [p.text for p in phrasings(getter)]
     assert any("tag named needs-triage from the repository" in t for t in texts), texts
     assert not any("acme/webshop named" in t for t in texts), texts
-
-
-def test_a_listing_given_one_of_its_things_reads_up_to_it() -> None:
-    """'List commits of a branch up to the commit 9f3c2e1.', in the description's own words too, never '... for the
-    commit 9f3c2e1'."""
-    lister = tool("list_commits", "List commits of a branch.",
-                  sha={"type": "string", "description": "Commit SHA to start listing from"})
-    texts = [p.text for p in phrasings(lister)]
-    assert "List commits of a branch up to the commit 9f3c2e1." in texts, texts
-    assert not any("for the commit" in t for t in texts), texts
 
 
 def test_two_things_a_request_is_for_are_said_once_and_a_thing_removed_comes_from_one() -> None:
@@ -932,8 +887,42 @@ def test_two_things_a_request_is_for_are_said_once_and_a_thing_removed_comes_fro
     assert not any(re.search(r"for the [^,]+ for the ", t) for t in texts), texts
 
 
-def test_a_request_asks_to_get_what_a_tool_returns() -> None:
-    """'Returns all console messages.' is asked 'Get all console messages.', never 'Return all console messages.'"""
-    texts = [p.text for p in phrasings(tool("console_messages", "Returns all console messages."))]
-    assert "Get all console messages." in texts, texts
-    assert not any(t.startswith("Return") for t in texts), texts
+# A value said where it belongs: (tool, a request it must give, a pattern no request of it may match).
+PLACED = [
+    pytest.param(
+        tool("get_file_contents", "Get the contents of a file or directory.",
+             path={"type": "string", "description": "Path to file/directory"},
+             branch={"type": "string", "description": "Branch to get contents from"}),
+        "Can you pull up the file /srv/app/config.yaml on the branch release-2.1?", r"of the branch",
+        id="a thing is read on a branch, not of it",
+    ),
+    pytest.param(
+        tool("add_watcher", "Add a watcher.", issue_key={"type": "string", "description": "Jira issue key"},
+             username={"type": "string", "description": "User to add"}),
+        "Add watcher to the issue WEB-142 for the user dana.", r"for the issue WEB-142|to the .* to the ",
+        id="what is added goes to a thing, with one 'to'",
+    ),
+    pytest.param(
+        tool("set_issue_fields", "Set issue field values for an issue.",
+             issue_number={"type": "integer", "description": "The issue number"}),
+        "Set issue field values for the issue #142.", r"for an issue",
+        id="a value goes on the thing, not on a word that modifies another",
+    ),
+    pytest.param(
+        tool("list_commits", "List commits of a branch.",
+             sha={"type": "string", "description": "Commit SHA to start listing from"}),
+        "List commits of a branch up to the commit 9f3c2e1.", r"for the commit",
+        id="a listing given one of its things reads up to it",
+    ),
+    pytest.param(
+        tool("console_messages", "Returns all console messages."), "Get all console messages.", r"^Return",
+        id="a request asks to get what a tool returns",
+    ),
+]
+
+
+@pytest.mark.parametrize(("described", "wanted", "unwanted"), PLACED)
+def test_a_value_is_said_where_it_belongs(described: Tool, wanted: str, unwanted: str) -> None:
+    texts = [p.text for p in phrasings(described)]
+    assert wanted in texts, texts
+    assert not any(re.search(unwanted, t) for t in texts), texts
