@@ -6,6 +6,7 @@ from pydantic import BaseModel
 
 from app.audit.gate import Gate
 from app.audit.results import Comparison
+from app.audit.text import counted
 from app.render.environment import render, shown_change, signed
 from app.render.markdown import comment_context, render_comparison
 
@@ -22,11 +23,10 @@ class CheckOutput(BaseModel):
 
 
 def render_check(comparison: Comparison, gate: Gate, *, report_url: str | None = None) -> CheckOutput:
-    n = len(comparison.regressions)
     change = signed(shown_change(comparison.base.overall, comparison.head.overall))
     title = (
         f"{comparison.head.overall:.1f}/100 ({change}) · "
-        f"{n} regression{'' if n == 1 else 's'} · {comparison.mode.value}"
+        f"{counted(len(comparison.regressions), 'regression')} · {comparison.mode.value}"
     )
     summary = render("check_summary.md.j2", **comment_context(comparison, report_url=report_url), gate=gate)
     text = render_comparison(comparison, report_url=report_url, max_chars=TEXT_LIMIT - 100)

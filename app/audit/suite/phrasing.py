@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -299,7 +300,7 @@ def _placed(obj: str, values: list[Value], *, one: bool = False, later: bool = F
                 rf"(?<![\w'’-]){_DETERMINER}((?:{_MODIFIER}[\w-]+\s+){{0,3}}?)({_spaced(noun)})(?:\s+(?:key|id|name|number))?\b(?!\s+(?:#|\d|[A-Z]+-\d))",
                 re.IGNORECASE,
             )
-            found = pattern.finditer(obj) if later else iter([m] if (m := pattern.search(obj)) else [])
+            found = pattern.finditer(obj) if later else itertools.islice(pattern.finditer(obj), 1)
             match = next(
                 (m for m in found if not _modifies_next(obj[m.end() :]) and not _names_other(m, value, values)), None
             )
@@ -402,9 +403,9 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             before = re.sub(rf"{_DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
             obj = f"{before}the {obj[at : at + len(head)]} {_spoken(value)}{obj[at + len(head) :]}"
         elif (mention := _mention(value, verb, head)) is not None and not _repeats(mention, tail, obj):
-            if adds and value.role == "ref" and mention.startswith("for the ") and not _has_target(obj, tail):
+            if adds and value.role == "ref" and mention.startswith("for the ") and not _says("to", obj, tail):
                 mention = f"to {mention.removeprefix('for ')}"  # what is added goes to a thing: "to the issue #142"
-            elif takes and value.role == "ref" and mention.startswith("for the ") and not _has_source(obj, tail):
+            elif takes and value.role == "ref" and mention.startswith("for the ") and not _says("from", obj, tail):
                 mention = f"from {mention.removeprefix('for ')}"  # and what is removed comes from one
             elif not one and value.role == "ref" and singular(head) != head and _ends_with(head, value.noun):
                 mention = f"up to the {value.noun} {_spoken(value)}"  # a listing of commits given one: its history
@@ -426,14 +427,9 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
     return " ".join([obj, *said])
 
 
-def _has_target(obj: str, tail: list[str]) -> bool:
-    """Whether the request already says where a thing goes ("to ENG", "to the issue #142")."""
-    return " to " in f" {obj} " or any(t.startswith("to ") for t in tail)
-
-
-def _has_source(obj: str, tail: list[str]) -> bool:
-    """Whether the request already says where a thing is taken from ("from the issue #142")."""
-    return " from " in f" {obj} " or any(t.startswith("from ") for t in tail)
+def _says(preposition: str, obj: str, tail: Sequence[str] = ()) -> bool:
+    """Whether the request already says where a thing goes ("to ENG") or comes from ("from the issue #142")."""
+    return f" {preposition} " in f" {obj} " or any(t.startswith(f"{preposition} ") for t in tail)
 
 
 def _quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value]) -> tuple[str, list[Value]]:
@@ -670,7 +666,7 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         obj = f"{phrase} {said}"
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
         # What is added goes to the thing ("add the comment to issue #142"); what is read belongs to it.
-        joins = reading.verb.split()[-1] in _ADDING and " to " not in f" {phrase} "
+        joins = reading.verb.split()[-1] in _ADDING and not _says("to", phrase)
         # Work is done on a branch, not of it: "the file config/settings.yaml on the branch main".
         on_branch = _mention(ref, reading.verb, head) if ref.noun == "branch" else None
         obj = f"{phrase} {on_branch or ('to' if joins else 'of') + f' the {ref.noun} {_spoken(ref)}'}"

@@ -122,7 +122,8 @@ _UNCOUNTABLE = frozenset("code information data metadata content software feedba
 
 def uncountable(phrase: str) -> bool:
     """'source code' takes 'is' and no plural ('Is there any code ...')."""
-    return bool(phrase.split()) and phrase.split()[-1].lower() in _UNCOUNTABLE
+    words = phrase.split()
+    return bool(words) and words[-1].lower() in _UNCOUNTABLE
 
 
 def plural(phrase: str) -> str:
@@ -131,7 +132,7 @@ def plural(phrase: str) -> str:
     if not words:
         return phrase
     last = words[-1]
-    if (last.endswith("s") and not last.endswith("ss")) or last.lower() in _UNCOUNTABLE:
+    if (last.endswith("s") and not last.endswith("ss")) or uncountable(last):
         return phrase
     forms = getInflection(last, "NNS")
     return " ".join([*words[:-1], forms[0] if forms else last + "s"])
