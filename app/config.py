@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from app.audit.live_plan import DEFAULT_SAMPLE, Scope
 from app.audit.models import Mode, RuleSettings, Severity
 from app.errors import ConfigError
 
@@ -55,6 +56,37 @@ class Thresholds(BaseModel):
     )
 
 
+class LiveBudget(BaseModel):
+    """What one live review may spend; a plan over it keeps its highest-priority cases."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_calls: int | None = Field(default=None, ge=1, description="Model calls at most, both sides together.")
+    max_cost: float | None = Field(
+        default=None,
+        gt=0,
+        description="Cost at most, at the operator's prices (TOOLCHOICE_PRICE_PER_1K_INPUT/OUTPUT must be set).",
+    )
+
+
+class LiveConfig(BaseModel):
+    """How a live_model review plans its model calls (docs/live-model.md, "The targeted plan")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scope: Scope = Field(
+        default=Scope.TARGETED,
+        description="targeted: ask only where the change can matter, plus a sample; all: every case, as before.",
+    )
+    sample: int = Field(
+        default=DEFAULT_SAMPLE,
+        ge=0,
+        le=1000,
+        description="Cases drawn from those away from the change, to estimate selection accuracy over them.",
+    )
+    budget: LiveBudget = Field(default_factory=LiveBudget)
+
+
 class RepoConfig(BaseModel):
     """Every key is optional; an empty or missing file means these defaults."""
 
@@ -78,6 +110,9 @@ class RepoConfig(BaseModel):
     )
     concurrency: int | None = Field(
         default=None, ge=1, le=64, description="live_model only: parallel requests to the model."
+    )
+    live: LiveConfig = Field(
+        default_factory=LiveConfig, description="live_model only: which cases the model is asked, and the budget."
     )
     thresholds: Thresholds = Field(default_factory=Thresholds)
     comment: CommentPolicy = Field(default=CommentPolicy.ON_CHANGE, description="When to post the sticky PR comment.")

@@ -5,10 +5,12 @@ ToolChoiceError                 base; `str(e)` is a message for the user
 │   ├── DefinitionError         tool definitions that cannot be read (file, line, tool)
 │   ├── CasesError              a cases file that cannot be read
 │   ├── ConfigError             .github/toolchoice.yml or --config is invalid (key, line)
-│   └── RuleFileError           a rules/*.yml file breaks rules/schema.json
+│   ├── RuleFileError           a rules/*.yml file breaks rules/schema.json
+│   └── ReplayError             a --replay recording that is unreadable, another model's, or lacks an answer
 ├── CompareError                two reports that cannot be compared (mode, settings, suite)
 ├── SelectorError               a selector cannot run (live model misconfigured, unreachable)
 │   └── LiveModelError          the model endpoint failed after retries; never falls back
+│       └── BudgetSpent         a live review's call or cost budget would be passed
 └── InfrastructureError         Redis, GitHub or storage failed
     ├── GitHubError             a GitHub API call failed
     └── EgressRefused           an outbound connection would reach a private network (app/egress/)
@@ -55,6 +57,10 @@ class RuleFileError(InputError):
     """A rule file breaks the rule schema."""
 
 
+class ReplayError(InputError):
+    """A recording given to --replay cannot answer: unreadable, made for another model, or an answer missing."""
+
+
 class CompareError(ToolChoiceError):
     """Two audits that cannot be compared."""
 
@@ -65,6 +71,10 @@ class SelectorError(ToolChoiceError):
 
 class LiveModelError(SelectorError):
     """The model endpoint failed; the audit fails rather than degrade to synthetic."""
+
+
+class BudgetSpent(LiveModelError):
+    """The next model call would pass the review's budget of calls or cost; nothing past it is spent."""
 
 
 class InfrastructureError(ToolChoiceError):

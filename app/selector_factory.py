@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from app.audit.live_plan import Ranker
 from app.audit.models import Mode
 from app.audit.selection import Selector
 from app.audit.synthetic.profiles import read_profile
@@ -22,22 +24,56 @@ def synthetic_selector(profile: Path | None = None) -> SyntheticSelector:
     return SyntheticSelector(loaded, similarity=shared_similarity())
 
 
+@dataclass(frozen=True)
+class LiveRun:
+    """How a live review spends and keeps its answers: a call and cost budget, a recording to write (--record),
+    a recording to answer from instead of the model (--replay)."""
+
+    max_calls: int | None = None
+    max_cost: float | None = None
+    record: Path | None = None
+    replay: Path | None = None
+
+    def asked(self) -> list[str]:
+        """The options given, as the command line names them (synthetic mode refuses them)."""
+        named = {"--max-calls": self.max_calls, "--max-cost": self.max_cost}
+        named |= {"--record": self.record, "--replay": self.replay}
+        return [flag for flag, value in named.items() if value is not None]
+
+
 def make_selector(
     mode: Mode | str,
     *,
     model: str | None = None,
     concurrency: int | None = None,
     profile: Path | None = None,
+    live: LiveRun | None = None,
 ) -> Selector:
     """The selector for `mode`. A live_model request that cannot be met raises SelectorError; it never
     degrades to synthetic."""
     mode = Mode(mode)
+    live = live or LiveRun()
     if mode == Mode.SYNTHETIC:
         if model:
             raise SelectorError("--model applies to live_model mode only; synthetic mode uses no model")
+        if live.asked():
+            named = ", ".join(live.asked())
+            raise SelectorError(f"{named} apply to live_model mode only; synthetic mode uses no model")
         return synthetic_selector(profile)
     try:
         from app.llm.factory import build_live_selector
     except ImportError as exc:  # pragma: no cover - only in a broken installation
         raise SelectorError(f"live_model mode is not available in this installation ({exc})") from None
-    return build_live_selector(model=model, concurrency=concurrency)
+    return build_live_selector(
+        model=model,
+        concurrency=concurrency,
+        max_calls=live.max_calls,
+        max_cost=live.max_cost,
+        record=live.record,
+        replay=live.replay,
+    )
+
+
+def plan_ranker(mode: Mode | str) -> Ranker | None:
+    """What ranks the tools for a live plan: the synthetic selector (None in synthetic mode, which plans nothing)."""
+    return synthetic_selector() if Mode(mode) == Mode.LIVE_MODEL else None

@@ -203,7 +203,7 @@ def confirm_flips(
         del side
         listed = toolset.to_mcp()
         requests = [
-            SelectionRequest(tools=tools_for_case(toolset, c, listed=listed), intent=c.intent, fresh=True)
+            SelectionRequest(tools=tools_for_case(toolset, c, listed=listed), intent=c.intent, fresh=True, case_id=c.id)
             for c in flipped
             for _ in range(repeats)
         ]

@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from app.audit.compare import compare, confirm_flips
+from app.audit.live_plan import LivePlan, PlanOptions, Ranker, Scope
+from app.audit.live_runs import plan_for, plan_summary, planned_notes
 from app.audit.models import Case, Finding, Mode, Provenance, RuleSettings, Suite, ToolSet
 from app.audit.results import AuditReport, Comparison, ProvenanceCounts, Run
 from app.audit.rules.engine import evaluate
@@ -33,14 +35,23 @@ def audit(
     selector: Selector,
     rules: RuleSet | None = None,
     rule_settings: RuleSettings | None = None,
+    plan: LivePlan | None = None,
 ) -> AuditReport:
-    """Audit one tool set: deterministic findings, then every case of `suite` through `selector`."""
+    """Audit one tool set: deterministic findings, then every case of `suite` through `selector` (with a live
+    `plan`, only the cases it asks; its sampled cases weigh for the cases they were drawn from)."""
     ruleset = rules or load_rules()
     results = evaluate(toolset, rules=ruleset, settings=rule_settings)
     findings = sorted([*toolset.load_findings, *results.findings], key=Finding.sort_key)
-    runs = run_suite(selector, toolset, suite)
+    runs = run_suite(selector, toolset, suite, asked=plan.asked() if plan else None)
     return build_report(
-        toolset, suite=suite, selector=selector, ruleset=ruleset, results=results, findings=findings, runs=runs
+        toolset,
+        suite=suite,
+        selector=selector,
+        ruleset=ruleset,
+        results=results,
+        findings=findings,
+        runs=runs,
+        plan=plan,
     )
 
 
@@ -53,9 +64,10 @@ def build_report(
     results: object,
     findings: list[Finding],
     runs: list[Run],
+    plan: LivePlan | None = None,
 ) -> AuditReport:
     checks = getattr(results, "checks", [])
-    result = score(toolset, checks=checks, runs=runs)
+    result = score(toolset, checks=checks, runs=runs, weights=plan.weights() if plan else None)
     per_tool_findings = Counter(f.tool for f in findings if f.tool)
     tool_scores = [s.model_copy(update={"findings": per_tool_findings.get(s.tool, 0)}) for s in result.tool_scores]
     info = selector.info
@@ -89,7 +101,9 @@ def build_report(
         tool_field_hashes={t.name: t.field_hashes() for t in sorted(toolset.tools, key=lambda t: t.name)},
         sources=list(toolset.sources),
         cases=list(suite.cases),
-        totals=_totals(selector, runs) | {"weights": WEIGHTS, "measured": result.measured},
+        totals=_totals(selector, runs)
+        | {"weights": WEIGHTS, "measured": result.measured}
+        | ({"live_plan": plan_summary(plan)} if plan else {}),
         notes=notes,
     )
 
@@ -152,14 +166,23 @@ def audit_pair(
     base_ref: str | None = None,
     head_ref: str | None = None,
     rules: RuleSet | None = None,
+    plan: PlanOptions | None = None,
+    ranker: Ranker | None = None,
 ) -> Comparison:
     """Before/after: one frozen suite from both sides, each side audited with it, then compared.
 
     With `repeats` > 0, cases whose outcome flips between base and head are run again `repeats` times on
     each side with fresh answers; a flip is claimed only when every repeat agrees, else it is unstable.
+
+    A live_model selector asks by `plan` (default: the targeted plan of app/audit/live_plan.py, its cases
+    ranked by `ranker`, the synthetic selector): the targeted scope runs the template suite, `Scope.ALL` has
+    the model write the cases too, as before plans existed. A synthetic selector asks every case.
     """
     ruleset = rules or load_rules()
-    generator = generator or selector_generator(selector)
+    live = selector.info.mode == Mode.LIVE_MODEL
+    options = (plan or PlanOptions()) if live else None
+    if generator is None and (options is None or options.scope == Scope.ALL):
+        generator = selector_generator(selector)
     suite = build_suite(
         [base, head],
         user_cases=user_cases,
@@ -167,9 +190,15 @@ def audit_pair(
         negatives=negatives,
         generator=generator,
     )
-    before = audit(base, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings)
-    after = audit(head, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings)
+    chosen = plan_for(suite, base, head, selector=selector, options=options, ranker=ranker) if options else None
+    before = audit(base, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings, plan=chosen)
+    after = audit(head, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings, plan=chosen)
     unstable: set[str] = set()
     if repeats > 0:
         unstable = confirm_flips(before, after, suite=suite, base=base, head=head, selector=selector, repeats=repeats)
-    return compare(before, after, base=base, head=head, base_ref=base_ref, head_ref=head_ref, unstable=unstable)
+    comparison = compare(
+        before, after, base=base, head=head, base_ref=base_ref, head_ref=head_ref, unstable=unstable
+    )
+    if chosen is not None:
+        comparison = comparison.model_copy(update={"notes": [*comparison.notes, *planned_notes(comparison, chosen)]})
+    return comparison

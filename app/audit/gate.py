@@ -60,8 +60,8 @@ def evaluate_gate(
     """`failure` when a threshold is broken or a security finding is new, else `success`; every broken
     threshold gives a reason, the security one first.
 
-    `neutral` when there is nothing to judge: a comparison with no scored case on either side and no
-    threshold broken.
+    `neutral` when there is nothing to judge: a comparison with no scored case on either side, or whose every
+    scored run on head was an unusable answer (a live model answering garbage), and no threshold broken.
     """
     report = result.head if isinstance(result, Comparison) else result
     reasons: list[str] = []
@@ -89,4 +89,12 @@ def evaluate_gate(
         return Gate(conclusion=Conclusion.FAILURE, reasons=reasons)
     if isinstance(result, Comparison) and not any(r.scored for r in result.head.runs):
         return Gate(conclusion=Conclusion.NEUTRAL, reasons=["no scored cases ran; nothing to judge"])
+    if isinstance(result, Comparison):
+        ran = [r for r in result.head.runs if r.scored and not r.why.startswith("not run")]
+        if ran and all(r.error for r in ran):
+            unusable = counted(len(ran), "scored case")
+            return Gate(
+                conclusion=Conclusion.NEUTRAL,
+                reasons=[f"the selector gave no usable answer on any of the {unusable} it ran; nothing to judge"],
+            )
     return Gate(conclusion=Conclusion.SUCCESS, reasons=[])

@@ -21,7 +21,7 @@ unmeasured: it shows 100 and its weight is shared out over the measured ones, wh
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.audit.models import NO_TOOL, ToolSet
@@ -43,7 +43,7 @@ DISTINGUISH_PREFIX = "TC3"
 SAFETY_PREFIX = "TC4"
 
 
-def _share(passed: int, total: int) -> float | None:
+def _share(passed: float, total: float) -> float | None:
     return None if total == 0 else passed / total
 
 
@@ -69,11 +69,15 @@ class ScoreResult:
         self.confusion = confusion
 
 
-def score(toolset: ToolSet, *, checks: Sequence[Any], runs: Sequence[Run]) -> ScoreResult:
+def score(
+    toolset: ToolSet, *, checks: Sequence[Any], runs: Sequence[Run], weights: Mapping[str, float] | None = None
+) -> ScoreResult:
     """Compute every dimension from the rule checks (objects with rule_id, tool, parameter, other_tool,
-    passed) and the runs."""
+    passed) and the runs. `weights` (case id -> weight, default 1) lets a sampled run stand for the cases it
+    was drawn from (a live plan's sample, app/audit/live_plan.py)."""
     names = toolset.names()
     scored_runs = [r for r in runs if r.scored and not r.why.startswith("not run")]
+    weight = (lambda r: weights.get(r.case_id, 1.0)) if weights else (lambda r: 1.0)
 
     per_tool_desc: dict[str, list[bool]] = defaultdict(list)
     per_param: dict[tuple[str, str], list[bool]] = defaultdict(list)
@@ -101,14 +105,16 @@ def score(toolset: ToolSet, *, checks: Sequence[Any], runs: Sequence[Run]) -> Sc
     for (tool, _), value in param_scores.items():
         params_by_tool[tool].append(value)
 
-    selection = _share(sum(r.passed for r in scored_runs), len(scored_runs))
+    selection = _share(sum(weight(r) for r in scored_runs if r.passed), sum(weight(r) for r in scored_runs))
     positives = [r for r in scored_runs if r.expected != NO_TOOL and not r.error]
-    confused = sum(1 for r in positives if r.selected not in (r.expected, NO_TOOL))
+    confused = sum(weight(r) for r in positives if r.selected not in (r.expected, NO_TOOL))
     static = _share(sum(1 for n in names if n not in overlapping), len(names))
-    observed = _share(len(positives) - confused, len(positives))
+    positive_weight = sum(weight(r) for r in positives)
+    observed = _share(positive_weight - confused, positive_weight)
     distinguish = _mean([v for v in (static, observed) if v is not None])
     with_tool = [r for r in scored_runs if r.argument_check is not None]
-    arguments = _share(sum(r.argument_check.valid for r in with_tool if r.argument_check), len(with_tool))
+    valid = sum(weight(r) for r in with_tool if r.argument_check and r.argument_check.valid)
+    arguments = _share(valid, sum(weight(r) for r in with_tool))
     values: dict[str, float | None] = {
         "selection_accuracy": selection,
         "distinguishability": distinguish,

@@ -24,6 +24,8 @@ class SelectionRequest:
     intent: str
     # True when the answer must come from the selector itself, not from a cache (confirmation re-runs).
     fresh: bool = False
+    # The suite case asking, for messages that must name it (a replay without its answer); not shown to selectors.
+    case_id: str = ""
 
 
 class Selector(Protocol):
@@ -64,19 +66,28 @@ def runnable(toolset: ToolSet, case: Case) -> str | None:
     return None
 
 
-def run_suite(selector: Selector, toolset: ToolSet, suite: Suite) -> list[Run]:
-    """Run every case of `suite` against `toolset`; cases that cannot run are recorded, unscored."""
+# Why a case that a live plan did not ask was not run (app/audit/live_plan.py).
+LEFT_OUT = "left out of the live plan (the change cannot reach it, and it was not drawn for the sample)"
+
+
+def run_suite(
+    selector: Selector, toolset: ToolSet, suite: Suite, *, asked: set[str] | None = None
+) -> list[Run]:
+    """Run every case of `suite` against `toolset` (only those in `asked`, when given); cases that cannot run,
+    or were not asked, are recorded, unscored."""
     by_name = toolset.by_name()
     pending: list[tuple[Case, SelectionRequest]] = []
     skipped: dict[str, str] = {}
     listed = toolset.to_mcp()
     for case in suite.cases:
         reason = runnable(toolset, case)
+        if reason is None and asked is not None and case.id not in asked:
+            reason = LEFT_OUT
         if reason:
             skipped[case.id] = reason
         else:
             tools = tools_for_case(toolset, case, listed=listed)
-            pending.append((case, SelectionRequest(tools=tools, intent=case.intent)))
+            pending.append((case, SelectionRequest(tools=tools, intent=case.intent, case_id=case.id)))
     answers = selector.select_many([req for _, req in pending]) if pending else []
     answered = {case.id: (case, sel) for (case, _), sel in zip(pending, answers, strict=True)}
     runs: list[Run] = []

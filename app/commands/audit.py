@@ -5,15 +5,15 @@ command line loads this module, and they take about a second to import."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from app.audit.gate import Conclusion, evaluate_gate
+from app.audit.live_plan import Scope
 from app.audit.loader import load_definitions
-from app.audit.models import ToolSet
+from app.audit.models import Mode, ToolSet
 from app.audit.results import AuditReport, Comparison
 from app.audit.rules.ruleset import load_rules
 from app.commands.inputs import load_inputs, read_text
@@ -37,6 +37,17 @@ DEMO_DIR = Path(__file__).resolve().parents[1] / "demo"
 RepeatsOpt = Annotated[
     int, typer.Option("--repeats", min=0, max=10, help="live_model diff: re-runs that must confirm each flip.")
 ]
+ScopeOpt = Annotated[
+    Scope | None,
+    typer.Option(
+        "--scope",
+        help="live_model diff: targeted (default: ask only where the change can matter, plus a sample) or all.",
+    ),
+]
+SampleOpt = Annotated[
+    int | None,
+    typer.Option("--sample", min=0, max=1000, help="live_model diff: cases drawn from those away from the change."),
+]
 GitOpt = Annotated[
     bool,
     typer.Option(
@@ -48,22 +59,11 @@ GitOpt = Annotated[
 
 
 def _estimate(settings: Settings, toolsets: list[ToolSet], *, intents: int, repeats: int) -> None:
-    from app.audit.suite.build import build_suite
-    from app.llm.factory import estimate_audit
+    """Print what a live run would ask and cost, before anything is spent: a diff's plan (targeted by default),
+    or every case of an audit with the model writing the cases."""
+    from app.commands.estimate import estimate_json
 
-    # The model writes the generated cases in live mode: count the user's cases plus what generation adds,
-    # sized like the template suite (same intents per tool and negatives) for every side.
-    suite = build_suite(toolsets, user_cases=settings.user_cases, intents_per_tool=intents)
-    chars = max(len(json.dumps(ts.to_mcp())) for ts in toolsets)
-    tools = sum(len(ts.tools) for ts in toolsets)
-    estimate = estimate_audit(
-        cases=len(suite.cases) * len(toolsets),
-        tools_json_chars=chars,
-        repeats=repeats,
-        generated_tools=tools if intents else 0,
-        per_tool=intents,
-    )
-    typer.echo(json.dumps(estimate.model_dump(), indent=2, sort_keys=True))
+    typer.echo(estimate_json(settings, toolsets, intents=intents, repeats=repeats))
 
 
 def _finish(
@@ -98,7 +98,9 @@ def audit_command(
     if common.estimate:
         _estimate(settings, [toolset], intents=common.intents, repeats=0)
         return
-    selector = make_selector(settings.mode, model=settings.model, concurrency=settings.concurrency)
+    selector = make_selector(
+        settings.mode, model=settings.model, concurrency=settings.concurrency, live=settings.live_run
+    )
     suite = build_suite(
         [toolset],
         user_cases=settings.user_cases,
@@ -106,6 +108,9 @@ def audit_command(
         generator=selector_generator(selector),
     )
     report = audit(toolset, suite=suite, selector=selector, rule_settings=settings.config.rules)
+    save = getattr(selector, "save_recording", None)
+    if callable(save):
+        save()
     min_score = common.fail_under if common.fail_under is not None else settings.config.thresholds.min_score
     inputs = [toolset, *settings.user_cases]
     _finish(report, fmt=common.fmt, writer=writer, gate_args={"min_score": min_score}, inputs=inputs)
@@ -126,6 +131,8 @@ def diff_command(
         float | None, typer.Option("--max-drop", help="Exit 1 when the overall score drops by more than this.")
     ] = None,
     repeats: RepeatsOpt = 0,
+    scope: ScopeOpt = None,
+    sample: SampleOpt = None,
     common: CommonOptions,
 ) -> None:
     """Before/after: audit BASE and HEAD with the identical frozen suite and compare."""
@@ -139,6 +146,12 @@ def diff_command(
         before = load_inputs([Path(base)], fmt=settings.input_format, config=settings.config)
         after = load_inputs([Path(head)], fmt=settings.input_format, config=settings.config)
         pair = Pair(before=before, after=after, settings=settings, refs=(base, head))
+    if scope is not None or sample is not None:
+        if pair.settings.mode != Mode.LIVE_MODEL:
+            raise InputError("--scope and --sample apply to --mode live_model only")
+        plan = pair.settings.plan
+        update = {"scope": scope or plan.scope, "sample": plan.sample if sample is None else sample}
+        pair.settings.plan = plan.model_copy(update=update)
     if common.estimate:
         _estimate(pair.settings, [pair.before, pair.after], intents=common.intents, repeats=repeats)
         return

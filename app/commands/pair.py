@@ -14,7 +14,7 @@ from app.commands.git_sides import GitSides, load_git_sides
 from app.commands.inputs import load_config_file
 from app.commands.options import CommonOptions, Settings
 from app.config import CONFIG_PATH, RepoConfig
-from app.selector_factory import make_selector
+from app.selector_factory import make_selector, plan_ranker
 
 
 @dataclass
@@ -49,11 +49,14 @@ def git_pair(
 
 
 def compare_pair(pair: Pair, *, intents: int = 5, repeats: int = 0) -> Comparison:
-    """Both sides audited with one frozen suite and compared; the pair's notes added to the report's."""
+    """Both sides audited with one frozen suite and compared; the pair's notes added to the report's. In
+    live_model mode the model is asked by the settings' plan, and a --record file is written once it is done."""
     from app.audit.engine import audit_pair  # about a second of imports: only when a comparison runs
 
     settings = pair.settings
-    selector = make_selector(settings.mode, model=settings.model, concurrency=settings.concurrency)
+    selector = make_selector(
+        settings.mode, model=settings.model, concurrency=settings.concurrency, live=settings.live_run
+    )
     comparison = audit_pair(
         pair.before,
         pair.after,
@@ -64,7 +67,12 @@ def compare_pair(pair: Pair, *, intents: int = 5, repeats: int = 0) -> Compariso
         repeats=repeats,
         base_ref=pair.refs[0],
         head_ref=pair.refs[1],
+        plan=settings.plan,
+        ranker=plan_ranker(settings.mode),
     )
+    save = getattr(selector, "save_recording", None)
+    if callable(save):
+        save()
     if pair.notes:
         comparison = comparison.model_copy(update={"notes": [*comparison.notes, *pair.notes]})
     return comparison

@@ -11,9 +11,11 @@ from typing import Any
 import openai
 from pydantic import BaseModel
 
-from app.errors import LiveModelError
+from app.errors import BudgetSpent, LiveModelError, ReplayError
+from app.llm.budget import CallBudget, Prices
 from app.llm.cache import Cache, call_key
 from app.llm.profiles import LiveSettings, NamedSchema
+from app.llm.recording import Recorder, Replay
 from app.llm.refusals import connection_wait, endpoint_message, refusal_hint, retry_after
 from app.llm.served import check_served, check_tools_seen
 
@@ -48,7 +50,10 @@ class Completion(BaseModel):
     response_format: ResponseFormat = ResponseFormat.JSON_SCHEMA
     seed_sent: bool = True
     attempts: int = 1
+    # Prompt tokens the provider reports it served from its own prompt cache (a repeated prefix), billed less.
+    cached_prompt_tokens: int = 0
     cached: bool = False
+    replayed: bool = False  # read from a --replay recording: no call was made
 
 
 class ChatClient:
@@ -64,8 +69,17 @@ class ChatClient:
         cache: Cache | None = None,
         tools_in_prompt: bool = False,
         sleep: Callable[[float], None] = time.sleep,
+        budget: CallBudget | None = None,
+        prices: Prices | None = None,
+        recorder: Recorder | None = None,
+        replay: Replay | None = None,
     ) -> None:
         self.client = client
+        # What a review may spend (calls, cost at `prices`), what it keeps for --record, what it answers from.
+        self.budget = budget
+        self.prices = prices
+        self.recorder = recorder
+        self.replay = replay
         # Resolved once here: the SDK imports its resource modules lazily on first access (about a second),
         # which would otherwise land inside the first concurrent calls of an audit.
         self._completions = client.chat.completions
@@ -118,18 +132,49 @@ class ChatClient:
             tools=tools,
             response={"name": response.name, "schema": response.schema_},
         )
+        if self.replay is not None:
+            recorded = self.replay.answer(key, messages=messages, fresh=fresh)
+            try:
+                done = Completion.model_validate({**recorded, "cached": True, "replayed": True})
+            except ValueError as exc:
+                raise ReplayError(
+                    f"the answer recorded for {key[:16]}... is unusable: {exc}", file=str(self.replay.path)
+                ) from None
+            self._keep(key, done, messages=messages, fresh=fresh)
+            return done
         if self.cache is not None and not fresh:
             hit = self.cache.get(key)
             if hit is not None:
                 try:
-                    return Completion.model_validate({**hit, "cached": True})
+                    done = Completion.model_validate({**hit, "cached": True})
                 except ValueError:
                     pass  # an entry from an older layout: call again and overwrite it
+                else:
+                    self._keep(key, done, messages=messages, fresh=fresh)
+                    return done
+        if self.budget is not None:
+            self.budget.take()
         self._check_model()
         done = self._call(messages=messages, tools=tools, response=response)
+        if self.budget is not None and self.prices is not None:
+            self.budget.spend(self.cost(done))
         if self.cache is not None and not fresh:
-            self.cache.set(key, done.model_dump(exclude={"cached"}))
+            self.cache.set(key, done.model_dump(exclude={"cached", "replayed"}))
+        self._keep(key, done, messages=messages, fresh=fresh)
         return done
+
+    def cost(self, done: Completion) -> float:
+        """What one answered call cost at the operator's prices (0 without prices)."""
+        if self.prices is None:
+            return 0.0
+        return self.prices.cost(
+            done.prompt_tokens, done.completion_tokens, cached_prompt_tokens=done.cached_prompt_tokens
+        )
+
+    def _keep(self, key: str, done: Completion, *, messages: list[dict[str, Any]], fresh: bool) -> None:
+        if self.recorder is not None:
+            answer = done.model_dump(exclude={"cached", "replayed"}, exclude_defaults=False)
+            self.recorder.add(key, answer, messages=messages, fresh=fresh)
 
     def _check_model(self) -> None:
         with self._lock:
@@ -143,6 +188,11 @@ class ChatClient:
             if self._tools_checked:
                 return
             self._tools_checked = True
+        if self.budget is not None:
+            try:
+                self.budget.take()
+            except BudgetSpent:
+                return  # a check, not an answer: skipped rather than spend past the budget
         check_tools_seen(
             self._completions,
             model=self.model,
@@ -228,9 +278,11 @@ class ChatClient:
                 if getattr(c, "function", None) is not None
             ]
         usage = result.usage
+        details = getattr(usage, "prompt_tokens_details", None) if usage else None
         return Completion(
             content=message.content,
             model=result.model or self.model,
+            cached_prompt_tokens=int(getattr(details, "cached_tokens", 0) or 0),
             prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
             completion_tokens=(usage.completion_tokens or 0) if usage else 0,
             latency_ms=round((time.monotonic() - started) * 1000, 1),

@@ -13,10 +13,12 @@ from pydantic import BaseModel
 
 from app.egress.transport import guarded_transport
 from app.errors import SelectorError
+from app.llm.budget import CALL_OVERHEAD_TOKENS, CHARS_PER_TOKEN, CallBudget, Prices, approx_call_tokens
 from app.llm.cache import Cache, FileCache, RedisCache
 from app.llm.client import ChatClient
 from app.llm.profiles import LiveProfile, load_profile
-from app.llm.selector import LiveSelector, Prices
+from app.llm.recording import Recorder, Replay
+from app.llm.selector import LiveSelector
 from app.llm.served import ENV_TOOLS_IN_PROMPT
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -24,11 +26,11 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 ENV_KEY, ENV_BASE_URL = "OPENAI_API_KEY", "OPENAI_BASE_URL"
 ENV_ALLOWED, ENV_CACHE_DIR, ENV_REDIS = "TOOLCHOICE_ALLOWED_MODELS", "TOOLCHOICE_CACHE_DIR", "REDIS_URL"
 ENV_PRICE_IN, ENV_PRICE_OUT = "TOOLCHOICE_PRICE_PER_1K_INPUT", "TOOLCHOICE_PRICE_PER_1K_OUTPUT"
+# Prompt tokens the provider serves from its prompt cache are billed less (OpenAI: half); default the input price.
+ENV_PRICE_CACHED = "TOOLCHOICE_PRICE_PER_1K_CACHED_INPUT"
+# The API key a replay hands the SDK: a replay makes no call, so none is needed.
+REPLAY_KEY = "replay-makes-no-calls"
 ENV_MAX_TOKENS, ENV_TIMEOUT = "TOOLCHOICE_MAX_TOKENS", "TOOLCHOICE_TIMEOUT_S"
-# Rough size of a token in characters (English and JSON); the estimate says "about".
-CHARS_PER_TOKEN = 4
-# Fixed per-call overhead of chat formatting, in tokens.
-_CALL_OVERHEAD_TOKENS = 12
 
 
 class Estimate(BaseModel):
@@ -64,14 +66,19 @@ def public_endpoint(base_url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
-def _prices(env: Mapping[str, str]) -> Prices | None:
-    raw_in, raw_out = env.get(ENV_PRICE_IN), env.get(ENV_PRICE_OUT)
+def prices_from(env: Mapping[str, str]) -> Prices | None:
+    """The operator's prices per 1,000 tokens, or None when none is set."""
+    raw_in, raw_out, raw_cached = env.get(ENV_PRICE_IN), env.get(ENV_PRICE_OUT), env.get(ENV_PRICE_CACHED)
     if raw_in is None and raw_out is None:
         return None
     try:
-        return Prices(input_per_1k=float(raw_in or 0), output_per_1k=float(raw_out or 0))
+        cached = float(raw_cached) if raw_cached not in (None, "") else None
+        return Prices(input_per_1k=float(raw_in or 0), output_per_1k=float(raw_out or 0), cached_input_per_1k=cached)
     except ValueError as exc:
-        raise SelectorError(f"{ENV_PRICE_IN}/{ENV_PRICE_OUT} must be numbers (got {raw_in!r}, {raw_out!r})") from exc
+        raise SelectorError(
+            f"{ENV_PRICE_IN}/{ENV_PRICE_OUT}/{ENV_PRICE_CACHED} must be numbers (got {raw_in!r}, {raw_out!r}, "
+            f"{raw_cached!r})"
+        ) from exc
 
 
 def default_cache(env: Mapping[str, str]) -> Cache:
@@ -91,14 +98,24 @@ def build_live_selector(
     cache: Cache | None = None,
     profile: LiveProfile | None = None,
     env: Mapping[str, str] | None = None,
+    max_calls: int | None = None,
+    max_cost: float | None = None,
+    record: Path | None = None,
+    replay: Path | None = None,
 ) -> LiveSelector:
-    """The live selector for `model`, configured from the environment; SelectorError says what is wrong."""
+    """The live selector for `model`, configured from the environment; SelectorError says what is wrong.
+
+    `max_calls` and `max_cost` cap what it spends (BudgetSpent before a call past them); `record` names a file
+    to write every answer used to (`save_recording()`). With `replay` every answer comes from that recording and
+    no call is made: no API key is needed, and the endpoint, model and answer settings must be those it was
+    recorded with (ReplayError otherwise)."""
     env = os.environ if env is None else env
-    name = check_model(model, env)
-    key = env.get(ENV_KEY, "").strip()
+    recording = Replay(replay) if replay is not None else None
+    name = check_model(model or (recording.model if recording else None), env)
+    key = env.get(ENV_KEY, "").strip() or (REPLAY_KEY if recording else "")
     if not key:
         raise SelectorError(f"live_model needs an API key: set {ENV_KEY} (for a local server any value works)")
-    base_url = env.get(ENV_BASE_URL, "").strip() or DEFAULT_BASE_URL
+    base_url = env.get(ENV_BASE_URL, "").strip() or (recording.endpoint if recording else "") or DEFAULT_BASE_URL
     if urlsplit(base_url).scheme not in ("http", "https"):
         raise SelectorError(f"{ENV_BASE_URL} must be an http(s) URL (got {public_endpoint(base_url)!r})")
     if concurrency is not None and concurrency < 1:
@@ -135,16 +152,29 @@ def build_live_selector(
     in_prompt = env.get(ENV_TOOLS_IN_PROMPT, "").strip().lower()
     if in_prompt not in ("", "0", "1", "true", "false"):
         raise SelectorError(f"{ENV_TOOLS_IN_PROMPT} must be 1 or 0 (got {in_prompt!r})")
+    prices = prices_from(env)
+    if max_cost is not None and prices is None:
+        raise SelectorError(
+            f"--max-cost needs the operator's prices: set {ENV_PRICE_IN} and {ENV_PRICE_OUT} (per 1,000 tokens)"
+        )
+    budget = CallBudget(max_calls=max_calls, max_cost=max_cost) if max_calls or max_cost else None
     chat = ChatClient(
         client,
         model=name,
         endpoint=endpoint,
         settings=settings,
-        cache=store,
+        cache=None if recording else store,
         tools_in_prompt=in_prompt in ("1", "true"),
+        budget=budget,
+        prices=prices,
+        replay=recording,
     )
+    if recording is not None:
+        recording.check(model=name, endpoint=endpoint, settings=chat.answer_settings())
+    if record is not None:
+        chat.recorder = Recorder(record, endpoint=endpoint, model=name, settings=chat.answer_settings())
     return LiveSelector(
-        chat, profile=profile, concurrency=bound, prices=_prices(env), endpoint_host=urlsplit(endpoint).netloc
+        chat, profile=profile, concurrency=bound, prices=prices, endpoint_host=urlsplit(endpoint).netloc
     )
 
 
@@ -165,18 +195,14 @@ def estimate_audit(
     `cases` should then count the selection runs of the generated cases as well."""
     profile = profile or load_profile()
     selection_calls = cases * (1 + max(0, repeats))
-    prompt_chars = tools_json_chars + len(profile.system_prompt)
-    # The intent is short next to the tools; 30 tokens is a typical request.
-    per_call_prompt = math.ceil(prompt_chars / CHARS_PER_TOKEN) + _CALL_OVERHEAD_TOKENS + 30
-    # Typical answers (name, a few arguments, one sentence) are ~80 tokens; max_tokens is the ceiling.
-    per_call_completion = min(80, profile.settings.max_tokens)
+    per_call_prompt, per_call_completion = approx_call_tokens(tools_json_chars, profile=profile)
     prompt = selection_calls * per_call_prompt
     completion = selection_calls * per_call_completion
     calls = selection_calls
     if generated_tools > 0 and per_tool > 0:
         generation_calls = generated_tools + (1 if negatives else 0)
         generated_cases = generated_tools * per_tool + ((generated_tools + per_tool) if negatives else 0)
-        listing = math.ceil(tools_json_chars / CHARS_PER_TOKEN) + _CALL_OVERHEAD_TOKENS
+        listing = math.ceil(tools_json_chars / CHARS_PER_TOKEN) + CALL_OVERHEAD_TOKENS
         generation_prompt = listing + math.ceil(len(profile.generation_system + profile.positive_prompt) / 4)
         validation_prompt = listing + math.ceil(len(profile.validation_system + profile.validation_prompt) / 4) + 30
         calls += generation_calls + generated_cases

@@ -6,29 +6,16 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from app.audit.models import Mode
 from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
+from app.errors import ReplayError
 from app.llm.answer import selection_from_answer
+from app.llm.budget import Prices, approx_call_tokens
 from app.llm.client import ChatClient, Completion
 from app.llm.pool import map_bounded
 from app.llm.profiles import LiveProfile
 from app.llm.tools import map_tools
-
-
-class Prices(BaseModel):
-    """What the operator pays per 1,000 tokens, for the cost estimate (USD or whatever unit they use)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    input_per_1k: float
-    output_per_1k: float
-
-    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
-        return prompt_tokens / 1000 * self.input_per_1k + completion_tokens / 1000 * self.output_per_1k
-
 
 # Joins the tool list to the system prompt when the endpoint's chat template would drop the `tools` field.
 TOOLS_HEADING = "\n\nThe tools, as JSON (one object per tool):\n"
@@ -74,7 +61,7 @@ class LiveSelector:
             "max_retries": self.chat.settings.max_retries,
         }
         if self.prices is not None:
-            settings["prices_per_1k"] = self.prices.model_dump()
+            settings["prices_per_1k"] = self.prices.model_dump(exclude_none=True)
         return SelectorInfo(
             mode=Mode.LIVE_MODEL, name=self.chat.model, profile_hash=self.profile.hash, settings=settings
         )
@@ -91,17 +78,40 @@ class LiveSelector:
 
         return usage_totals(runs)
 
+    def calls_left(self) -> int | None:
+        """Model calls the review's budget still allows (None: no call cap); app/audit/live_runs.py asks."""
+        budget = self.chat.budget
+        return None if budget is None else budget.calls_left()
+
+    def call_cost(self, tools_json_chars: int) -> float | None:
+        """About what one selection call over a listing of that size costs at the operator's prices."""
+        if self.prices is None:
+            return None
+        prompt, completion = approx_call_tokens(tools_json_chars, profile=self.profile)
+        return self.prices.cost(prompt, completion)
+
+    def save_recording(self) -> int | None:
+        """Write the --record file, when one was asked for; the number of calls it holds."""
+        recorder = self.chat.recorder
+        return None if recorder is None else recorder.write()
+
     def select(self, request: SelectionRequest) -> Selection:
-        """One request: map the tools, call (or read the cache), read the answer strictly."""
+        """One request: map the tools, call (or read the cache or the replayed recording), read the answer
+        strictly."""
         mapping = map_tools(request.tools)
         in_prompt = self.chat.tools_in_prompt
         listing = mapping.tools if in_prompt else None
-        done = self.chat.complete(
-            messages=selection_messages(self.profile, request.intent, tools_listing=listing),
-            tools=None if in_prompt else mapping.tools,
-            response=self.profile.response,
-            fresh=request.fresh,
-        )
+        try:
+            done = self.chat.complete(
+                messages=selection_messages(self.profile, request.intent, tools_listing=listing),
+                tools=None if in_prompt else mapping.tools,
+                response=self.profile.response,
+                fresh=request.fresh,
+            )
+        except ReplayError as exc:
+            if not request.case_id:
+                raise
+            raise ReplayError(f"{exc} for case {request.case_id}") from None
         return selection_from_answer(
             done.content,
             schema=self.profile.response.schema_,
@@ -122,15 +132,21 @@ class LiveSelector:
             "response_format": done.response_format.value,
             "seed_sent": done.seed_sent,
         }
+        if done.cached_prompt_tokens:
+            usage["cached_prompt_tokens"] = done.cached_prompt_tokens
+        if done.replayed:
+            usage["replayed"] = True
         if aliases:
             usage["aliases"] = dict(sorted(aliases.items()))
         if self.prices is not None:
             # What this run cost now: nothing when the answer came from the cache.
-            spent = 0.0 if done.cached else self.prices.cost(done.prompt_tokens, done.completion_tokens)
+            spent = 0.0 if done.cached else self.chat.cost(done)
             usage["cost"] = round(spent, 6)
         return usage
 
     def select_many(self, requests: Sequence[SelectionRequest]) -> list[Selection]:
         """Answers in request order; at most `concurrency` calls at once. The first infrastructure failure
-        (LiveModelError) cancels what has not started and is raised: no partial, no fallback."""
-        return map_bounded(self.select, list(requests), bound=self.concurrency)
+        (LiveModelError) cancels what has not started and is raised: no partial, no fallback. A replay runs
+        in order, so the first answer missing from the recording is the one named."""
+        bound = 1 if self.chat.replay is not None else self.concurrency
+        return map_bounded(self.select, list(requests), bound=bound)

@@ -14,7 +14,7 @@ def _usage_of(run: Any) -> dict[str, Any] | None:
 def usage_totals(runs: Iterable[Any]) -> dict[str, Any]:
     """Totals over runs (Run, Selection or their dicts). Cached runs are counted apart: they cost
     nothing now and never count as independent model runs. `cost` appears only when prices were set."""
-    calls = cached = prompt = completion = cached_prompt = cached_completion = attempts = 0
+    calls = cached = replayed = provider_cached = prompt = completion = cached_prompt = cached_completion = attempts = 0
     latency = 0.0
     cost: float | None = None
     models: set[str] = set()
@@ -30,10 +30,12 @@ def usage_totals(runs: Iterable[Any]) -> dict[str, Any]:
         p, c = int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))
         if usage.get("cached"):
             cached += 1
+            replayed += 1 if usage.get("replayed") else 0
             cached_prompt += p
             cached_completion += c
             continue
         calls += 1
+        provider_cached += int(usage.get("cached_prompt_tokens", 0))
         attempts += int(usage.get("attempts", 1))
         prompt += p
         completion += c
@@ -53,6 +55,10 @@ def usage_totals(runs: Iterable[Any]) -> dict[str, Any]:
         "models_returned": sorted(m for m in models if m),
         "response_formats": sorted(f for f in formats if f),
     }
+    if replayed:
+        totals["replayed_calls"] = replayed
+    if provider_cached:
+        totals["provider_cached_prompt_tokens"] = provider_cached
     if cost is not None:
         totals["cost_estimate"] = round(cost, 6)
     if aliases:

@@ -49,9 +49,12 @@ def live_line(reports: list[AuditReport]) -> str | None:
     formats = sorted({str(f) for r in live for f in r.totals.get("response_formats", []) or []})
     calls = sum(_count(r.totals, "model_calls") for r in live)
     cached = sum(_count(r.totals, "cached_calls") for r in live)
+    replayed = sum(_count(r.totals, "replayed_calls") for r in live)
     prompt = sum(_count(r.totals, "prompt_tokens") for r in live)
     completion = sum(_count(r.totals, "completion_tokens") for r in live)
+    provider_cached = sum(_count(r.totals, "provider_cached_prompt_tokens") for r in live)
     latency = sum(float(r.totals.get("latency_ms_total", 0.0) or 0.0) for r in live)
+    costs = [float(r.totals["cost_estimate"]) for r in live if "cost_estimate" in r.totals]
     asked = settings.get("model") or live[-1].selector.name
     model = ", ".join(returned) if returned else "not reported"
     shape = ", ".join(
@@ -64,11 +67,32 @@ def live_line(reports: list[AuditReport]) -> str | None:
         shape
         + (f", answers as {'/'.join(formats)}" if formats else "")
         + (", tools in the system message" if settings.get("tools_in_prompt") else ""),
-        f"{calls:,} calls, {cached:,} from the cache",
-        f"{prompt:,} prompt + {completion:,} completion tokens",
+        f"{calls:,} calls, {cached - replayed:,} from the cache"
+        + (f", {replayed:,} answers replayed from a recording" if replayed else ""),
+        f"{prompt:,} prompt + {completion:,} completion tokens"
+        + (f" ({provider_cached:,} prompt tokens from the provider's prompt cache)" if provider_cached else ""),
+        f"cost {sum(costs):,.4f} at the operator's prices" if costs else "",
         f"mean latency {latency / calls:,.0f} ms" if calls else "no calls made",
+        plan_words(live[-1].totals.get("live_plan")),
     ]
     return " · ".join(p for p in parts if p)
+
+
+def plan_words(plan: Any) -> str:
+    """What a live plan asked, in words: targeted and sampled cases, and those left out (app/audit/live_plan.py)."""
+    if not isinstance(plan, dict):
+        return ""
+    if plan.get("scope") == "all" and not plan.get("over_budget"):
+        return "every case asked (scope all)"
+    asked = int(plan.get("targeted", 0)) + int(plan.get("sampled", 0))
+    words = [
+        f"{asked:,} cases asked: {plan.get('targeted', 0):,} the change can reach",
+        f"{plan.get('sampled', 0):,} sampled of the {plan.get('remainder', 0):,} others",
+    ]
+    out = "plan: " + ", ".join(words) + f"; {plan.get('left_out', 0):,} left out"
+    if plan.get("over_budget"):
+        out += f", {plan['over_budget']:,} over the budget of {plan.get('budget_calls')} calls"
+    return out
 
 
 def provenance_line(counts: ProvenanceCounts) -> str:

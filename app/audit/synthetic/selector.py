@@ -115,13 +115,35 @@ class SyntheticSelector:
         )
 
     def select_many(self, requests: Sequence[SelectionRequest]) -> list[Selection]:
+        self._prepare(requests)
+        return [self.select(req.tools, req.intent) for req in requests]
+
+    def rank_many(self, requests: Sequence[SelectionRequest], *, k: int = 3) -> list[list[str]]:
+        """The names of the `k` best-ranked tools for each request, best first (the tool `select` answers
+        with comes first unless it abstains): words and embedding blended as in step 3. A request that shares
+        no word with any tool is ranked by its cosine alone; with no embedding, such a request ranks none."""
+        self._prepare(requests)
+        out: list[list[str]] = []
+        for req in requests:
+            if not req.tools:
+                out.append([])
+                continue
+            index = self._cache.index_for(req.tools)
+            _, _, scores, cosines = self._scores(req.tools, req.intent, index, always_cosines=True)
+            if cosines is not None:
+                ranked = blended_top(scores, cosines, self.profile.semantic.blend if self.profile.semantic else 0, k=k)
+            else:
+                ranked = heapq.nsmallest(k, scores.items(), key=lambda r: (-r[1], r[0]))
+            out.append([index.docs[i].name for i, _ in ranked])
+        return out
+
+    def _prepare(self, requests: Sequence[SelectionRequest]) -> None:
         if self._similarity is not None and len(requests) > 1:
             lists = {id(r.tools): r.tools for r in requests}.values()
             # Near-miss lists hold the full list's tool objects: each tool's text is made once.
             tool_texts = {id(t): t for tools in lists for t in tools}
             texts = [meant(r.intent) for r in requests] + [tool_text(t) for t in tool_texts.values()]
             self._similarity.prepare(list(dict.fromkeys(texts)))
-        return [self.select(req.tools, req.intent) for req in requests]
 
     def select(self, tools: list[dict[str, Any]], intent: str) -> Selection:
         """Pick one of `tools` for `intent`, or NO_TOOL."""
@@ -144,8 +166,12 @@ class SyntheticSelector:
         best, _, index = self._best(tools, intent) if tools else (None, 0.0, None)
         return None if best is None or index is None else (index.docs[best.position].name, best.evidence)
 
-    def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
-        index = self._cache.index_for(tools)
+    def _scores(
+        self, tools: list[dict[str, Any]], intent: str, index: ToolSetIndex, *, always_cosines: bool = False
+    ) -> tuple[Query, Found, dict[int, float], Cosines | None]:
+        """The request as read, its values, the word score of every tool sharing a word with it, and the
+        cosines with every tool: None without an embedding, or when no tool shares a word unless
+        `always_cosines`."""
         found = find_values(intent)
         # An owner/name string ("acme/billing-api") says where, in words its owner chose: no evidence for a tool
         # (its "api" does not make search_repositories the tool for 'Search issues for "x" in acme/billing-api').
@@ -156,15 +182,22 @@ class SyntheticSelector:
             read, index, found.value_words, weak=self._weak, weak_weight=self.profile.words.weak_weight,
             synonyms=self._synonyms, synonym_weight=self.profile.words.synonym_weight,
         )  # fmt: skip
-        actions = self._actions(intent)
-        scores = self._rank(index, query, actions, typed_kinds(found))
+        scores = self._rank(index, query, self._actions(intent), typed_kinds(found))
         cosines = None
-        if not scores:  # no tool shares a word: NO_TOOL (the embedding alone calls too many, bench/RESULTS.md)
-            return None, 0.0, index
-        if self._similarity is not None and self.profile.semantic is not None:
+        wanted = bool(scores) or always_cosines
+        if wanted and self._similarity is not None and self.profile.semantic is not None:
             if index.texts is None:
                 index.texts = [_text_of(doc, tool) for doc, tool in zip(index.docs, tools, strict=True)]
             cosines = Cosines(self._similarity.similarities(meant(intent), index.texts))
+        return query, found, scores, cosines
+
+    def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
+        index = self._cache.index_for(tools)
+        query, found, scores, cosines = self._scores(tools, intent, index)
+        actions = self._actions(intent)
+        if not scores:  # no tool shares a word: NO_TOOL (the embedding alone calls too many, bench/RESULTS.md)
+            return None, 0.0, index
+        if cosines is not None and self.profile.semantic is not None:
             ranked = blended_top(scores, cosines, self.profile.semantic.blend)
         else:
             ranked = heapq.nsmallest(2, scores.items(), key=lambda r: (-r[1], r[0]))

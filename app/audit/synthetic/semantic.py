@@ -70,13 +70,13 @@ class Cosines:
         return max(range(len(self.values)), key=lambda i: (self.values[i], -i))
 
 
-def blended_top(scores: dict[int, float], cosines: Cosines, blend: float) -> list[tuple[int, float]]:
-    """The best two tools (position, score) by word-matching score relative to the best one plus `blend` x
+def blended_top(scores: dict[int, float], cosines: Cosines, blend: float, *, k: int = 2) -> list[tuple[int, float]]:
+    """The best `k` tools (position, score) by word-matching score relative to the best one plus `blend` x
     cosine: every tool takes part, also one that shares no word with the request (when another does)."""
     top = max(scores.values(), default=0.0)
     scale = 1.0 / top if top > 0 else 0.0
     ranked = [(i, scores.get(i, 0.0) * scale + blend * c) for i, c in enumerate(cosines.values)]
-    return sorted(ranked, key=lambda r: (-r[1], r[0]))[:2]
+    return sorted(ranked, key=lambda r: (-r[1], r[0]))[:k]
 
 
 def word_top(scores: dict[int, float]) -> int | None:
