@@ -35,6 +35,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--fail-on-regression", type=_flag, default=False, help="fail when a scored case regresses")
     parser.add_argument("--comment", type=_flag, default=True, help="post or update the sticky comment")
     parser.add_argument("--sarif-file", default="", help="write SARIF here (empty: none)")
+    parser.add_argument("--max-calls", default="", help="live_model: model calls at most (empty: the config's)")
+    parser.add_argument("--record", default="", help="live_model: write the answers used to this file")
+    parser.add_argument("--replay", default="", help="live_model: answer only from this recording")
     return parser
 
 
@@ -45,6 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError:
         print(workflow_message("error", f"mode must be synthetic or live_model, not {args.mode!r}"))
         return 2
+    max_calls = args.max_calls.strip()
+    if max_calls and (not max_calls.isdigit() or int(max_calls) < 1):
+        print(workflow_message("error", f"max-calls must be a whole number of at least 1, not {args.max_calls!r}"))
+        return 2
     inputs = ActionInputs(
         config_path=args.config or CONFIG_PATH,
         mode=mode,
@@ -52,6 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         fail_on_regression=args.fail_on_regression,
         comment=args.comment,
         sarif_file=Path(args.sarif_file) if args.sarif_file else None,
+        max_calls=int(max_calls) if max_calls else None,
+        record=Path(args.record) if args.record else None,
+        replay=Path(args.replay) if args.replay else None,
     )
     try:
         result = run_action(read_context(os.environ), inputs)

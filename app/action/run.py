@@ -44,6 +44,10 @@ class ActionInputs(BaseModel):
     fail_on_regression: bool = False
     comment: bool = True
     sarif_file: Path | None = None
+    # live_model: a call budget over the config's, a recording to write, a committed recording to answer from.
+    max_calls: int | None = None
+    record: Path | None = None
+    replay: Path | None = None
 
 
 class ActionResult(BaseModel):
@@ -63,7 +67,13 @@ def run_action(
 ) -> ActionResult:
     """Review the run's pull request; `transport` reaches a fake GitHub in tests."""
     event = ctx.event
-    common = CommonOptions(mode=inputs.mode, model=inputs.model)
+    common = CommonOptions(
+        mode=inputs.mode,
+        model=inputs.model,
+        max_calls=inputs.max_calls,
+        record=_in_workspace(ctx, inputs.record),
+        replay=_in_workspace(ctx, inputs.replay),
+    )
     pair = git_pair(ctx.workspace, event.base_sha, event.head_sha, common=common, config_path=inputs.config_path)
     config = pair.settings.config
     assert pair.sides is not None
@@ -94,6 +104,13 @@ def run_action(
     for reason in gate.reasons:
         log(workflow_message("error", f"ToolChoice gate failed: {reason}"))
     return _finish(ctx, result, pair=pair)
+
+
+def _in_workspace(ctx: RunContext, path: Path | None) -> Path | None:
+    """A path the workflow gave relative to the repository's checkout."""
+    if path is None or path.is_absolute():
+        return path
+    return ctx.workspace / path
 
 
 def _summary(body: str, reasons: list[str]) -> str:

@@ -53,9 +53,11 @@ def compare(
     base_ref: str | None = None,
     head_ref: str | None = None,
     unstable: Iterable[str] = (),
+    unconfirmed: Iterable[str] = (),
 ) -> Comparison:
     check_comparable(before, after)
     unstable_ids = set(unstable)
+    unconfirmed_ids = set(unconfirmed)
     cases = {c.id: c for c in after.cases}
     before_runs = {r.case_id: r for r in before.runs}
     after_runs = {r.case_id: r for r in after.runs}
@@ -77,6 +79,9 @@ def compare(
             continue
         if case_id in unstable_ids:
             flaky.append(_delta(case, b, a, "unstable", "repeats disagreed; no gain or regression is claimed"))
+        elif case_id in unconfirmed_ids:
+            why = "not confirmed: the budget had no calls left for its re-runs; no gain or regression is claimed"
+            flaky.append(_delta(case, b, a, "unstable", why))
         elif b.passed:
             regressions.append(_delta(case, b, a, "regression", a.why, borderline=_borderline(after, a)))
         else:
@@ -184,8 +189,11 @@ def confirm_flips(
     head: ToolSet,
     selector: Selector,
     repeats: int,
-) -> set[str]:
-    """Re-run flipped cases `repeats` times per side with fresh answers; ids whose repeats disagree."""
+    max_calls: int | None = None,
+) -> tuple[set[str], set[str]]:
+    """Re-run flipped cases `repeats` times per side with fresh answers: the ids whose repeats disagree, and the
+    ids left unconfirmed because `max_calls` (a live budget) could not pay for their re-runs (the rest, in case
+    order, are confirmed)."""
     b_runs = {r.case_id: r for r in before.runs}
     a_runs = {r.case_id: r for r in after.runs}
     flipped = [
@@ -198,6 +206,11 @@ def confirm_flips(
         and not runnable(head, c)
         and b_runs[c.id].passed != a_runs[c.id].passed
     ]
+    unconfirmed: set[str] = set()
+    if max_calls is not None:
+        affordable = max_calls // (2 * repeats)
+        unconfirmed = {c.id for c in flipped[affordable:]}
+        flipped = flipped[:affordable]
     unstable: set[str] = set()
     for side, toolset, first in ((0, base, b_runs), (1, head, a_runs)):
         del side
@@ -213,4 +226,4 @@ def confirm_flips(
             for sel in answers[i * repeats : (i + 1) * repeats]:
                 if judge(case, sel, by_name.get(sel.tool)).passed != first[case.id].passed:
                     unstable.add(case.id)
-    return unstable
+    return unstable, unconfirmed

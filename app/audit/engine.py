@@ -194,10 +194,28 @@ def audit_pair(
     before = audit(base, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings, plan=chosen)
     after = audit(head, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings, plan=chosen)
     unstable: set[str] = set()
+    unconfirmed: set[str] = set()
     if repeats > 0:
-        unstable = confirm_flips(before, after, suite=suite, base=base, head=head, selector=selector, repeats=repeats)
+        left = getattr(selector, "calls_left", None)
+        unstable, unconfirmed = confirm_flips(
+            before,
+            after,
+            suite=suite,
+            base=base,
+            head=head,
+            selector=selector,
+            repeats=repeats,
+            max_calls=left() if callable(left) else None,
+        )
     comparison = compare(
-        before, after, base=base, head=head, base_ref=base_ref, head_ref=head_ref, unstable=unstable
+        before,
+        after,
+        base=base,
+        head=head,
+        base_ref=base_ref,
+        head_ref=head_ref,
+        unstable=unstable,
+        unconfirmed=unconfirmed,
     )
     if chosen is not None:
         comparison = comparison.model_copy(update={"notes": [*comparison.notes, *planned_notes(comparison, chosen)]})

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from app.audit.models import Finding, Severity, Suite, ToolSet
+from app.audit.live_plan import PlanOptions
+from app.audit.models import Finding, Mode, Severity, Suite, ToolSet
 from app.audit.results import Comparison
 from app.audit.rules.ruleset import RuleSet, load_rules
 from app.audit.selection import Selector
@@ -84,10 +85,15 @@ class AuditReviewer:
         from app.redaction.redact import redact_result
         from app.render.check import render_check
         from app.render.markdown import render_comparison
-        from app.selector_factory import make_selector
+        from app.selector_factory import LiveRun, make_selector, plan_ranker
 
         config = request.config
-        selector = make_selector(config.mode, model=config.model, concurrency=config.concurrency)
+        budget = config.live.budget
+        live = LiveRun(max_calls=budget.max_calls, max_cost=budget.max_cost) if config.mode == Mode.LIVE_MODEL else None
+        selector = make_selector(config.mode, model=config.model, concurrency=config.concurrency, live=live)
+        plan = PlanOptions(
+            scope=config.live.scope, sample=config.live.sample, max_calls=budget.max_calls, max_cost=budget.max_cost
+        )
         comparison = audit_pair(
             request.base,
             request.head,
@@ -97,6 +103,8 @@ class AuditReviewer:
             rules=shipped_rules(),
             base_ref=request.base_ref,
             head_ref=request.head_ref,
+            plan=plan,
+            ranker=plan_ranker(config.mode),
         )
         if request.notes:
             comparison = comparison.model_copy(update={"notes": [*comparison.notes, *request.notes]})
