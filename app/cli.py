@@ -21,6 +21,7 @@ app = typer.Typer(
 # Each module defines `register(app)`; order here is the order of `toolchoice --help`.
 COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.audit",
+    "app.commands.cases",
     "app.commands.lint",
     "app.commands.rules",
     "app.commands.extract",

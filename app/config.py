@@ -129,6 +129,12 @@ class RepoConfig(BaseModel):
         default=None, min_length=1, description="Path of a file of user-defined cases, relative to the repository root."
     )
     drafts: bool = Field(default=False, description="Also review draft pull requests.")
+    generate: bool = Field(
+        default=True,
+        description="Generate requests besides the cases file; false once `toolchoice cases write` has put the whole "
+        "suite in the cases file, so reviews run those cases and write none anew (in live_model mode: no model "
+        "writes requests on a push).",
+    )
 
     @field_validator("paths")
     @classmethod

@@ -104,7 +104,8 @@ def audit_command(
     suite = build_suite(
         [toolset],
         user_cases=settings.user_cases,
-        intents_per_tool=common.intents,
+        intents_per_tool=common.intents if settings.config.generate else 0,
+        negatives=settings.config.generate,
         generator=selector_generator(selector),
     )
     report = audit(toolset, suite=suite, selector=selector, rule_settings=settings.config.rules)

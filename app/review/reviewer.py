@@ -105,6 +105,8 @@ class AuditReviewer:
             head_ref=request.head_ref,
             plan=plan,
             ranker=plan_ranker(config.mode),
+            intents_per_tool=5 if config.generate else 0,
+            negatives=config.generate,
         )
         if request.notes:
             comparison = comparison.model_copy(update={"notes": [*comparison.notes, *request.notes]})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import yaml
 from pydantic import ValidationError
 
 from app.audit.documents import read_document
@@ -17,7 +18,8 @@ def load_cases(name: str, *, text: str) -> list[Case]:
 
     Each case: `intent` (required), `expected` (a tool name or NO_TOOL, required), optional `id`,
     `arguments` (parameter -> list of acceptable values, or one value), `provenance`
-    (user_defined by default, or human_fixture), `confidence` (default 1.0), `note`.
+    (user_defined by default, or human_fixture), `confidence` (default 1.0), `note`, and `without` (tools left
+    out of the list for this case: a near-miss, which expects NO_TOOL).
     """
     data, ranges, _ = read_document(name, text, error=CasesError)
     base: tuple[str | int, ...] = ()
@@ -34,10 +36,13 @@ def load_cases(name: str, *, text: str) -> list[Case]:
     return cases
 
 
+_KEYS = frozenset({"id", "intent", "expected", "arguments", "provenance", "confidence", "note", "without"})
+
+
 def _read_case(item: Any, *, index: int, name: str, line: int | None, seen: set[str]) -> Case:
     if not isinstance(item, dict):
         raise CasesError(f"case #{index + 1} is not a mapping", file=name, line=line)
-    unknown = sorted(set(item) - {"id", "intent", "expected", "arguments", "provenance", "confidence", "note"})
+    unknown = sorted(set(item) - _KEYS)
     if unknown:
         raise CasesError(f"case #{index + 1} has unknown keys: {', '.join(unknown)}", file=name, line=line)
     for key in ("intent", "expected"):
@@ -59,9 +64,14 @@ def _read_case(item: Any, *, index: int, name: str, line: int | None, seen: set[
             file=name,
             line=line,
         )
+    without = item.get("without", [])
+    if not isinstance(without, list) or not all(isinstance(n, str) and n.strip() for n in without):
+        raise CasesError(f"case {case_id}: 'without' must be a list of tool names", file=name, line=line)
     try:
         confidence = float(item.get("confidence", 1.0))
         expected = item["expected"].strip()
+        near_miss = bool(without) and expected == NO_TOOL
+        family = CaseFamily.POSITIVE if expected != NO_TOOL else CaseFamily.OFF_TOPIC
         return Case(
             id=case_id,
             intent=item["intent"].strip(),
@@ -70,9 +80,30 @@ def _read_case(item: Any, *, index: int, name: str, line: int | None, seen: set[
             provenance=Provenance(provenance),
             confidence=confidence,
             status=CaseStatus.SCORED if confidence >= MIN_CONFIDENCE else CaseStatus.EXPLORATORY,
-            family=CaseFamily.OFF_TOPIC if expected == NO_TOOL else CaseFamily.POSITIVE,
-            target_tool=None if expected == NO_TOOL else expected,
+            family=CaseFamily.NEAR_MISS if near_miss else family,
+            target_tool=without[0].strip() if near_miss else None if expected == NO_TOOL else expected,
+            removed_tools=tuple(n.strip() for n in without),
             note=item.get("note"),
         )
     except (ValueError, TypeError, ValidationError) as exc:
         raise CasesError(f"case {case_id}: {exc}", file=name, line=line) from None
+
+
+def dump_cases(cases: list[Case], *, header: str) -> str:
+    """A cases file (YAML) holding `cases` as a person reads and edits them, after `header` as comments; read
+    back by `load_cases` as user_defined cases (the validator's confidence kept, so exploratory stay so)."""
+    rows: list[dict[str, Any]] = []
+    for case in sorted(cases, key=lambda c: c.id):
+        row: dict[str, Any] = {"id": case.id, "intent": case.intent, "expected": case.expected}
+        if case.removed_tools:
+            row["without"] = list(case.removed_tools)
+        if case.acceptable_arguments:
+            row["arguments"] = case.acceptable_arguments
+        if case.confidence != 1.0:
+            row["confidence"] = round(case.confidence, 3)
+        if case.note:
+            row["note"] = case.note
+        rows.append(row)
+    comments = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines())
+    body = yaml.safe_dump({"cases": rows}, sort_keys=False, allow_unicode=True, width=10_000)
+    return comments + body
