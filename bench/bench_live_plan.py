@@ -273,11 +273,11 @@ def pct(x: float | None) -> str:
 def fake_cells(f: FakeResult) -> list[str]:
     both = f.full.flips & f.targeted.flips
     flips = f"{len(f.full.flips)} / {len(f.targeted.flips)} / {len(both)}"
-    agree = f.gates_agree()
-    gate = "/".join("same" if ok else "DIFF" for ok in agree)
-    if not all(agree):
-        full, tgt = f.full, f.targeted
-        gate += f" ({full.gate_regression}->{tgt.gate_regression}, {full.gate_default}->{tgt.gate_default})"
+    full, tgt = f.full, f.targeted
+    gate = "; ".join(
+        a if a == b else f"{a} ≠ {b}"
+        for a, b in ((full.gate_regression, tgt.gate_regression), (full.gate_default, tgt.gate_default))
+    )
     return [flips, pct(f.recall), gate, f"{f.full.calls:,} / {f.targeted.calls:,}"]
 
 
@@ -292,11 +292,11 @@ HEADERS = [
     "tokens %",
     "A flips full/tgt/both",
     "A recall",
-    "A gate reg/default",
+    "A gate: fail-on-regression; default",
     "A calls full/tgt",
     "B flips full/tgt/both",
     "B recall",
-    "B gate reg/default",
+    "B gate: fail-on-regression; default",
     "B calls full/tgt",
 ]
 
@@ -328,7 +328,7 @@ def total_row(results: list[PairResult]) -> list[str]:
         both = sum(len(f.full.flips & f.targeted.flips) for f in fs)
         flipping = [f for f in fs if f.full.flips]
         agree = [sum(f.gates_agree()[i] for f in flipping) for i in (0, 1)]
-        gate = f"{agree[0]}/{len(flipping)}, {agree[1]}/{len(flipping)} of pairs that flip"
+        gate = f"same on {agree[0]}/{len(flipping)}; {agree[1]}/{len(flipping)} pairs that flip"
         calls = f"{sum(f.full.calls for f in fs):,} / {sum(f.targeted.calls for f in fs):,}"
         cells += [f"{full} / {tgt} / {both}", pct(both / full if full else None), gate, calls]
     return cells
@@ -381,8 +381,10 @@ def main() -> None:
     full_t, tgt_t = sum(r.full_tokens for r in results), sum(r.targeted_tokens for r in results)
     full_c, tgt_c = sum(r.full_calls for r in results), sum(r.targeted_calls for r in results)
     share_ok = tgt_c <= TARGET_SHARE * full_c and tgt_t <= TARGET_SHARE * full_t
-    print(f"overall targeted/full: calls {pct(tgt_c / full_c)}, prompt tokens {pct(tgt_t / full_t)} "
-          f"(target <= {pct(TARGET_SHARE)}: {'met' if share_ok else 'MISSED'})")
+    print(
+        f"overall targeted/full: calls {pct(tgt_c / full_c)}, prompt tokens {pct(tgt_t / full_t)} "
+        f"(target <= {pct(TARGET_SHARE)}: {'met' if share_ok else 'MISSED'})"
+    )
     for label in ("A", "B"):
         fs = [r.fakes[label] for r in results]
         full = sum(len(f.full.flips) for f in fs)
@@ -396,6 +398,12 @@ def main() -> None:
             f"fake {label}: flip recall {pct(recall)} overall ({both}/{full}), {low} of {len(flipping)} flipping pairs "
             f"under {pct(TARGET_RECALL)}; gate verdicts {'the same' if same else 'DIFFER'} on every flipping pair"
         )
+    asked_full = sum(f.full.calls for r in results for f in r.fakes.values())
+    asked_tgt = sum(f.targeted.calls for r in results for f in r.fakes.values())
+    print(
+        "selection requests the fakes were sent, targeted/full (no case writing in either): "
+        f"{pct(asked_tgt / asked_full)}"
+    )
     print(f"wall time: {time.perf_counter() - started:.1f} s")
     print()
     print(markdown([*rows, total]))
