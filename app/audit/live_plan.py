@@ -6,13 +6,15 @@ matter, plus a paired random sample of the other cases. The rule (docs/live-mode
 - **targeted**, asked on both sides, in this priority order:
   1. the cases of a changed, added, removed or renamed tool (expected, written for, or left out of a near-miss);
   2. cases whose synthetic answer (top-ranked tool) on either side is such a tool;
-  3. cases whose synthetic top 3 on either side includes one;
+  3. cases whose synthetic top 3 on either side includes one, or whose request shares a word with what the
+     change wrote into or took out of a tool's text (a model reads words the ranking passes over, such as
+     those inside a quoted value);
 - **sampled**: `sample` of the remaining scored cases, the same on both sides, each weighing
   remaining / sampled in the scores, so that selection accuracy over all of them is estimated with an
   interval. A case is drawn by the SHA-256 of its request and expected answer (the `sample` smallest win),
   so the draw is fixed for the suite and a case stays drawn across pushes while it stays in the remainder;
-- **left out**: every other case, not asked and not scored. Exploratory targeted cases are asked after the
-  sample, since they are shown, not scored.
+- **left out**: every other case, not asked and not scored; exploratory cases too (they can neither regress nor
+  count in a score), unless the whole scope is asked.
 
 A budget (calls, or cost at a price per call) keeps the plan's cases in that order and leaves out the rest
 (`over budget`). The plan is a value: the same suite, sides and ranks give the same plan.
@@ -21,6 +23,7 @@ A budget (calls, or cost at a price per call) keeps the plan's cases in that ord
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
@@ -28,8 +31,9 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.audit.models import Case, Suite, ToolSet
+from app.audit.models import Case, Suite, Tool, ToolSet
 from app.audit.selection import SelectionRequest, runnable
+from app.audit.text import folded_stems
 
 # Tools of the synthetic ranking that make a case "near" a changed tool: the top three.
 RANK_DEPTH = 3
@@ -37,6 +41,9 @@ RANK_DEPTH = 3
 DEFAULT_SAMPLE = 12
 # Calls an audit makes besides selection: the one-token probe that the tools reached the model.
 PROBE_CALLS = 1
+# A changed word points a request at its tool when at most this share of the tools' texts hold it (and at least
+# two tools may: the tool and one other): "login" in 7 of 115 tools still tells a model where to look.
+DISTINCT_SHARE = 0.1
 # A 95% normal interval.
 Z95 = 1.96
 
@@ -98,6 +105,33 @@ class LivePlan(BaseModel):
         return sum(1 for c in self.cases if c.status == status)
 
 
+def changed_words(base: ToolSet, head: ToolSet) -> dict[str, set[str]]:
+    """For each tool on both sides whose definition differs: the distinctive word stems its text gained or lost
+    (name, title, description and input schema, values and examples included), which a model reads wherever they
+    stand. Distinctive: in the texts of at most DISTINCT_SHARE of the tools (and at least two), so that a word
+    many tools share ("repository", "issue") does not point a request at this one."""
+    old, new = base.by_name(), head.by_name()
+    texts = {(side, t.name): set(folded_stems(_read_text(t))) for side, ts in ((0, base), (1, head)) for t in ts.tools}
+    spread: dict[str, set[str]] = {}
+    for (_, name), stems in texts.items():
+        for stem in stems:
+            spread.setdefault(stem, set()).add(name)
+    limit = max(2, DISTINCT_SHARE * len(set(old) | set(new)))
+    out: dict[str, set[str]] = {}
+    for name in sorted(set(old) & set(new)):
+        if old[name].definition_hash() == new[name].definition_hash():
+            continue
+        moved = texts[(0, name)] ^ texts[(1, name)]
+        distinct = {s for s in moved if len(spread[s]) <= limit}
+        if distinct:
+            out[name] = distinct
+    return out
+
+
+def _read_text(tool: Tool) -> str:
+    return json.dumps([tool.name, tool.title, tool.description, tool.input_schema], ensure_ascii=False)
+
+
 def touched_tools(base: ToolSet, head: ToolSet) -> set[str]:
     """Names of the tools whose definition differs between the sides, or that exist on one side only."""
     old, new = base.by_name(), head.by_name()
@@ -126,6 +160,7 @@ def build_plan(
     scope asks every case, the targeted ones first where a budget must choose."""
     everything = options.scope == Scope.ALL
     touched = touched_tools(base, head) if touched is None else touched
+    gained = changed_words(base, head)
     ordered: list[tuple[int, str, Case, str]] = []
     remainder: list[Case] = []
     left: list[PlannedCase] = []
@@ -135,10 +170,13 @@ def build_plan(
             why = "runs on neither side"
             left.append(PlannedCase(case_id=case.id, status=PlanStatus.LEFT_OUT, reason=why, calls=0))
             continue
-        found = _why_targeted(case, ranks, touched)
-        if found is not None:
+        found = _why_targeted(case, ranks, touched, gained)
+        if found is not None and (case.scored or everything):
             priority, why = found
             ordered.append((priority if case.scored else 5, case.id, case, why))
+        elif found is not None:
+            why = "exploratory (shown, not scored): it can neither regress nor count in a score"
+            left.append(PlannedCase(case_id=case.id, status=PlanStatus.LEFT_OUT, reason=why, calls=0))
         elif case.scored and sides == 2:
             remainder.append(case)
         elif everything:
@@ -152,7 +190,8 @@ def build_plan(
         if case.id not in drawn_ids:
             why = "away from the change and not drawn for the sample"
             left.append(PlannedCase(case_id=case.id, status=PlanStatus.LEFT_OUT, reason=why, calls=0))
-    # Priority: targeted scored cases (1-3), the sample (4), exploratory targeted cases (5).
+    # Priority: targeted scored cases (1-3), the sample (4); in the whole scope, exploratory targeted cases (5)
+    # and the exploratory rest (6).
     queue = [(p, cid, case, why, PlanStatus.TARGETED) for p, cid, case, why in ordered]
     why_drawn = "every case is asked" if everything else "drawn for the sample of the cases away from the change"
     queue += [(4, c.id, c, why_drawn, PlanStatus.SAMPLED) for c in drawn]
@@ -184,7 +223,7 @@ def _sides(case: Case, base: ToolSet, head: ToolSet) -> int:
 
 
 def _why_targeted(
-    case: Case, ranks: Sequence[Mapping[str, Sequence[str]]], touched: set[str]
+    case: Case, ranks: Sequence[Mapping[str, Sequence[str]]], touched: set[str], gained: Mapping[str, set[str]]
 ) -> tuple[int, str] | None:
     own = [n for n in (case.expected, case.target_tool, *case.removed_tools) if n and n in touched]
     if own:
@@ -195,6 +234,10 @@ def _why_targeted(
     near = [n for r in ranks for n in list(r.get(case.id, ()))[:RANK_DEPTH] if n in touched]
     if near:
         return 3, f"{near[0]}, which the change touches, ranks in the synthetic top {RANK_DEPTH}"
+    asked = set(folded_stems(case.intent))
+    for name, stems in sorted(gained.items()):
+        if asked & stems:
+            return 3, f"it shares words with what the change wrote into or took out of {name}"
     return None
 
 

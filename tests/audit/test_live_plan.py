@@ -184,3 +184,33 @@ def test_the_stratified_interval() -> None:
     assert whole is not None and whole.half_width == 0
     flips = stratified([1.0, -1.0], [0.0] * 12, remainder=100, paired=True)
     assert flips is not None and flips.value == 0.0 and flips.half_width > 0
+
+
+def test_words_the_change_wrote_reach_requests_the_ranking_passes_over() -> None:
+    head = _tools(
+        open_ticket="Open a support ticket for a customer.",
+        close_ticket='Close a ticket that is resolved, e.g. "printer jammed again".',
+        list_agents="List the support agents on duty.",
+        page_oncall="Page the engineer on call.",
+        bake_bread="Bake a loaf of bread.",
+    )
+    quoted = Case(id="quoted", intent='Bake bread while the "printer jammed" note waits.', expected="bake_bread",
+                  provenance=Provenance.AI_GENERATED)  # fmt: skip
+    common = Case(id="common", intent="Bake bread for the support team.", expected="bake_bread",
+                  provenance=Provenance.AI_GENERATED)  # fmt: skip
+    plan = build_plan(Suite(cases=[quoted, common]), BASE, head, ranks=[{}, {}], options=PlanOptions(sample=0))
+    status = _status(plan)
+    # "printer" and "jam" are in no other tool's text: a model may now take the request for close_ticket.
+    assert status["quoted"] == PlanStatus.TARGETED
+    # "support", which close_ticket lost, is in three tools' texts: a shared word points at no one tool.
+    assert status["common"] == PlanStatus.LEFT_OUT
+
+
+def test_exploratory_cases_of_a_changed_tool_are_asked_only_in_the_whole_scope() -> None:
+    unsure = _case("unsure", "open_ticket", status=CaseStatus.EXPLORATORY, confidence=0.5)
+    suite = Suite(cases=[unsure])
+    targeted = build_plan(suite, BASE, HEAD, ranks=[{}, {}], options=PlanOptions())
+    assert _status(targeted)["unsure"] == PlanStatus.LEFT_OUT
+    assert "exploratory" in targeted.cases[0].reason
+    every = build_plan(suite, BASE, HEAD, ranks=[{}, {}], options=PlanOptions(scope=Scope.ALL))
+    assert _status(every)["unsure"] == PlanStatus.TARGETED
