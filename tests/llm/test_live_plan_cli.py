@@ -244,3 +244,23 @@ def test_the_estimate_is_the_plan_and_costs_nothing(fake: FakeOpenAI, pair: tupl
     assert estimate["scope"] == "targeted" and estimate["calls"] == estimate["plan"]["planned_calls"]
     assert estimate["calls"] < estimate["all_scope"]["calls"]
     assert fake.requests == []
+
+
+def test_a_second_push_reuses_the_base_side_and_the_sample(
+    fake: FakeOpenAI, pair: tuple[Path, Path], tmp_path: Path
+) -> None:
+    env = _env(fake, tmp_path)
+    code, first = run(_diff(pair, "--format", "json"), env)
+    assert code == 0, first
+    pushed = _write(tmp_path / "pushed.json", TOOLS | {"close_ticket": "Close a support ticket once it is solved."})
+    code, out = run(_diff((pair[0], pushed), "--format", "json"), env)
+    assert code == 0, out
+    second = json.loads(out)["comparison"]
+    base = second["base"]["totals"]
+    # The base side was asked on the first push: its answers come from the cache now.
+    assert base["cached_calls"] > 0 and base["model_calls"] < base["cached_calls"]
+    plans = [json.loads(text)["comparison"]["head"]["totals"]["live_plan"] for text in (first, out)]
+    drawn = [set(plan["sampled_cases"]) for plan in plans]
+    # Cases are drawn by their own hash: the ones the second push's change took into the targeted set (or added
+    # to the remainder) are the only ones that can change.
+    assert len(drawn[0] & drawn[1]) >= len(drawn[0]) // 2, drawn

@@ -20,7 +20,7 @@ from app.llm.usage import usage_totals
 from app.resources import selectors_dir
 
 from .conftest import TOOLS
-from .fake_openai import FakeOpenAI, completion, prompt_tokens
+from .fake_openai import FakeOpenAI, answer, completion, prompt_tokens
 
 
 def shipped() -> dict:
@@ -145,3 +145,24 @@ def test_estimate_counts_generation_and_validation_calls_like_the_generator_make
         cases=6, tools_json_chars=4000, repeats=0, generated_tools=3, per_tool=2, negatives=False
     )
     assert without_negatives.calls == 6 + 3 + 6
+
+
+def test_prompt_tokens_the_provider_cached_are_recorded_and_priced_apart(
+    server: FakeOpenAI, make_selector: Callable[..., LiveSelector]
+) -> None:
+    reply = answer("send_slack_message")
+    details = {"cached_tokens": 1536}
+    reply.body["usage"] = {"prompt_tokens": 2000, "completion_tokens": 30, "prompt_tokens_details": details}
+    server.script.append(reply)
+    prices = {
+        "TOOLCHOICE_PRICE_PER_1K_INPUT": "1",
+        "TOOLCHOICE_PRICE_PER_1K_OUTPUT": "2",
+        "TOOLCHOICE_PRICE_PER_1K_CACHED_INPUT": "0.5",
+    }
+    selector = make_selector(extra_env=prices)
+    (run,) = selector.select_many([SelectionRequest(tools=TOOLS, intent="tell #ops we are live")])
+    usage = run.usage or {}
+    assert usage["cached_prompt_tokens"] == 1536
+    # 464 uncached prompt tokens at 1, 1,536 at 0.5, 30 completion tokens at 2 (per 1,000).
+    assert usage["cost"] == pytest.approx(0.464 + 0.768 + 0.06)
+    assert usage_totals([run])["provider_cached_prompt_tokens"] == 1536
