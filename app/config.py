@@ -54,6 +54,11 @@ class Thresholds(BaseModel):
     fail_on_regression: bool = Field(
         default=False, description="Fail when any scored case passed on the base and fails on the head."
     )
+    near_ties: bool = Field(
+        default=False,
+        description="With fail_on_regression, also fail on regressions decided by a hair (near ties), which a "
+        "small change anywhere in the tool list can flip; by default they are shown as near ties and do not fail.",
+    )
 
 
 class LiveBudget(BaseModel):

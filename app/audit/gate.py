@@ -56,9 +56,14 @@ def evaluate_gate(
     min_score: float | None = None,
     max_drop: float | None = None,
     fail_on_regression: bool = False,
+    near_ties: bool = False,
 ) -> Gate:
     """`failure` when a threshold is broken or a security finding is new, else `success`; every broken
     threshold gives a reason, the security one first.
+
+    With `fail_on_regression`, a regression fails the gate when it is firm; one decided by a hair (a near tie,
+    `CaseDelta.borderline`: a small change anywhere in the tool list can flip it) only with `near_ties`. Near ties
+    are still shown, as near ties.
 
     `neutral` when there is nothing to judge: a comparison with no scored case on either side, or whose every
     scored run on head was an unusable answer (a live model answering garbage), and no threshold broken.
@@ -74,10 +79,11 @@ def evaluate_gate(
         drop = round(shown(result.base.overall) - shown(result.head.overall), 1)
         if max_drop is not None and drop > max_drop:
             reasons.append(f"overall score dropped by {drop:.1f} (more than {max_drop:g})")
-        if fail_on_regression and (result.regressions or result.findings_introduced):
+        counted_regressions = [d for d in result.regressions if near_ties or not d.borderline]
+        if fail_on_regression and (counted_regressions or result.findings_introduced):
             parts = []
-            if result.regressions:
-                parts.append(counted(len(result.regressions), "case regression"))
+            if counted_regressions:
+                parts.append(counted(len(counted_regressions), "case regression"))
             # New security errors already gave their own reason above.
             severe = [f for f in result.findings_introduced
                       if f.severity == Severity.ERROR and f.dimension != Dimension.SECURITY]

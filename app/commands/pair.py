@@ -88,4 +88,5 @@ def diff_gate_args(
         "min_score": fail_under if fail_under is not None else thresholds.min_score,
         "max_drop": max_drop if max_drop is not None else thresholds.max_drop,
         "fail_on_regression": fail_on_regression or thresholds.fail_on_regression,
+        "near_ties": thresholds.near_ties,
     }

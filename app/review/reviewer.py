@@ -120,6 +120,7 @@ class AuditReviewer:
             min_score=thresholds.min_score,
             max_drop=thresholds.max_drop,
             fail_on_regression=thresholds.fail_on_regression,
+            near_ties=thresholds.near_ties,
         )
         body = render_comparison(comparison, report_url=report_url, max_chars=65000)
         out = render_check(comparison, gate, report_url=report_url)

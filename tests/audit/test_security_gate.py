@@ -116,3 +116,30 @@ def test_thresholds_judge_the_scores_as_shown() -> None:
     assert evaluate_gate(scored(80.0, 69.96), min_score=70).conclusion == Conclusion.SUCCESS
     below = evaluate_gate(scored(80.0, 69.94), min_score=70)
     assert below.reasons == ["overall score 69.9 is below the minimum 70"]
+
+
+def test_near_ties_are_shown_but_fail_the_regression_gate_only_when_asked() -> None:
+    from app.audit.models import Provenance
+    from app.audit.results import CaseDelta
+
+    comparison = _pair(_forecast(CLEAN), _forecast(CLEAN))
+
+    def delta(case_id: str, *, borderline: bool) -> CaseDelta:
+        return CaseDelta(
+            case_id=case_id,
+            intent="Show the forecast for Lisbon.",
+            expected="get_forecast",
+            provenance=Provenance.AI_GENERATED,
+            before_selected="get_forecast",
+            after_selected="get_alerts",
+            kind="regression",
+            borderline=borderline,
+        )
+
+    tie = comparison.model_copy(update={"regressions": [delta("a", borderline=True)]})
+    assert evaluate_gate(tie, fail_on_regression=True).conclusion != Conclusion.FAILURE
+    failed = evaluate_gate(tie, fail_on_regression=True, near_ties=True)
+    assert failed.conclusion == Conclusion.FAILURE and "1 case regression" in failed.reasons[0]
+    firm = comparison.model_copy(update={"regressions": [delta("a", borderline=True), delta("b", borderline=False)]})
+    gate = evaluate_gate(firm, fail_on_regression=True)
+    assert gate.conclusion == Conclusion.FAILURE and "1 case regression" in gate.reasons[0]
