@@ -129,7 +129,7 @@ class SyntheticSelector:
                 out.append([])
                 continue
             index = self._cache.index_for(req.tools)
-            _, _, scores, cosines = self._scores(req.tools, req.intent, index, always_cosines=True)
+            _, _, _, scores, cosines = self._scores(req.tools, req.intent, index, always_cosines=True)
             if cosines is not None:
                 ranked = blended_top(scores, cosines, self.profile.semantic.blend if self.profile.semantic else 0, k=k)
             else:
@@ -168,10 +168,10 @@ class SyntheticSelector:
 
     def _scores(
         self, tools: list[dict[str, Any]], intent: str, index: ToolSetIndex, *, always_cosines: bool = False
-    ) -> tuple[Query, Found, dict[int, float], Cosines | None]:
-        """The request as read, its values, the word score of every tool sharing a word with it, and the
-        cosines with every tool: None without an embedding, or when no tool shares a word unless
-        `always_cosines`."""
+    ) -> tuple[Query, Found, frozenset[str], dict[int, float], Cosines | None]:
+        """The request as read, its values, the kinds of action its verbs name, the word score of every tool
+        sharing a word with it, and the cosines with every tool: None without an embedding, or when no tool shares
+        a word unless `always_cosines`."""
         found = find_values(intent)
         # An owner/name string ("acme/billing-api") says where, in words its owner chose: no evidence for a tool
         # (its "api" does not make search_repositories the tool for 'Search issues for "x" in acme/billing-api').
@@ -182,19 +182,19 @@ class SyntheticSelector:
             read, index, found.value_words, weak=self._weak, weak_weight=self.profile.words.weak_weight,
             synonyms=self._synonyms, synonym_weight=self.profile.words.synonym_weight,
         )  # fmt: skip
-        scores = self._rank(index, query, self._actions(intent), typed_kinds(found))
+        actions = self._actions(intent)
+        scores = self._rank(index, query, actions, typed_kinds(found))
         cosines = None
         wanted = bool(scores) or always_cosines
         if wanted and self._similarity is not None and self.profile.semantic is not None:
             if index.texts is None:
                 index.texts = [_text_of(doc, tool) for doc, tool in zip(index.docs, tools, strict=True)]
             cosines = Cosines(self._similarity.similarities(meant(intent), index.texts))
-        return query, found, scores, cosines
+        return query, found, actions, scores, cosines
 
     def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
         index = self._cache.index_for(tools)
-        query, found, scores, cosines = self._scores(tools, intent, index)
-        actions = self._actions(intent)
+        query, found, actions, scores, cosines = self._scores(tools, intent, index)
         if not scores:  # no tool shares a word: NO_TOOL (the embedding alone calls too many, bench/RESULTS.md)
             return None, 0.0, index
         if cosines is not None and self.profile.semantic is not None:
