@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from app.audit.models import Case, CaseFamily, Suite, Tool, ToolSet
 from app.audit.suite.intents import TemplateCaseGenerator, contrastive_requests, positive_case, requests_for
 from app.audit.suite.phrasing import Phrased, name_prefixes
+from app.audit.suite.spelling import as_written
 from app.audit.suite.targeting import MIN_SCORED_CHANGED, budgets, changed_tools, neighbours
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator, SideValidator
 from app.audit.text import content_stems, has_token, split_identifier
@@ -39,7 +40,8 @@ def build_suite(
     """One frozen suite for all sides of an audit (base and head together).
 
     User cases are kept as given. Generated cases come from every side's own text (a tool whose
-    description changed gets requests from both versions, so neither side writes the exam alone);
+    description changed gets requests from both versions, so neither side writes the exam alone), spelled the way
+    the tool list spells its words (a typo one side fixes is not copied into requests: spelling.py);
     identical requests are merged. A generated request that the other version of its tool, the one whose text
     says more about it, reads as another tool's at least as much is contested and exploratory (validate.py,
     SideValidator): the fuller text shows the request was ambiguous, not that the change broke it. With two
@@ -58,7 +60,8 @@ def build_suite(
         plan = budgets(toolsets[0], toolsets[-1], per_tool=intents_per_tool) if changed else {}
         generated: dict[tuple[str, str, tuple[str, ...]], Case] = {}
         validators = [CaseValidator(t) for t in toolsets]
-        for side, toolset in enumerate(toolsets):
+        # Requests are written in words spelled right (spelling.py); each side is validated as it is.
+        for side, toolset in enumerate(as_written(toolsets)):
             validator = SideValidator(validators[side], [v for i, v in enumerate(validators) if i != side])
             new = TemplateCaseGenerator().generate(
                 toolset, per_tool=intents_per_tool, negatives=negatives, budgets=plan
