@@ -15,7 +15,7 @@ from jsonschema.validators import validator_for
 
 from app.audit.models import Tool, canonical_json
 from app.audit.rules.registry import COUNT, PASS, REGEX_LIST, WORD_LIST, Anchor, Target, Verdict, register, search
-from app.audit.rules.wording import description, first_sentence, first_verb, name_words
+from app.audit.rules.wording import description, first_sentence, first_verb, is_form_of, name_words
 from app.audit.text import STOPWORDS, stem, words
 
 
@@ -108,6 +108,36 @@ def description_states_action(tool: Tool, options: Mapping[str, Any]) -> Verdict
     if first_verb(opening, options["verbs"]) or first_verb(opening[:1], name_words(tool)):
         return PASS
     return Verdict(False, anchor=Anchor.DESCRIPTION)
+
+
+@register(
+    "description_agrees_with_name",
+    Target.TOOL,
+    options={"kinds": {"type": "object", "additionalProperties": WORD_LIST, "minProperties": 2}},
+    required=("kinds",),
+    details=("name_verb", "name_kind", "opening", "opening_kind"),
+)
+def description_agrees_with_name(tool: Tool, options: Mapping[str, Any]) -> Verdict | None:
+    """The description does not open with a verb of another kind of action than the name's first verb, unless its
+    first sentence also uses the name's verb. Not applicable without a description or without a verb in the name."""
+    text = description(tool)
+    kinds: Mapping[str, list[str]] = options["kinds"]
+    named = next(((w, k) for w in name_words(tool) for k in sorted(kinds) if is_form_of(w, kinds[k])), None)
+    if not text or named is None:
+        return None
+    opening_words = words(first_sentence(text))
+    opening = opening_words[0] if opening_words else None
+    found = next((k for k in sorted(kinds) if is_form_of(opening, kinds[k])), None)
+    verb, kind = named
+    if found is None or found == kind or first_verb(opening_words, [_base(verb, kinds[kind])]):
+        return PASS
+    details = {"name_verb": verb, "name_kind": kind, "opening": str(opening), "opening_kind": found}
+    return Verdict(False, details, anchor=Anchor.DESCRIPTION)
+
+
+def _base(word: str, verbs: list[str]) -> str:
+    """The verb of `verbs` that `word` is a form of."""
+    return next((v for v in verbs if is_form_of(word, [v])), word)
 
 
 @register(
