@@ -152,3 +152,28 @@ def match_stem(word: str) -> str:
 def counted(n: int, thing: str) -> str:
     """'1 case regression', '2 case regressions': counts in messages people read, never 'regression(s)'."""
     return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+# Length from which a word is taken for a misspelling of another: two adjacent letters swapped (TRANSPOSED:
+# "reposiotry"), or one letter wrong, missing or doubled (MISTYPED: "repositry"), the first letter kept.
+TRANSPOSED = 6
+MISTYPED = 7
+
+
+def deletions(term: str) -> set[str]:
+    """`term` with each one of its letters left out."""
+    return {term[:i] + term[i + 1 :] for i in range(len(term))}
+
+
+def one_typo(a: str, b: str) -> bool:
+    """True when `a` and `b` differ by one typo: two adjacent letters swapped (both at least TRANSPOSED long), or
+    one letter replaced, left out or added (the longer at least MISTYPED long); the first letter must agree."""
+    if a == b or a[:1] != b[:1]:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]:
+            return len(a) >= TRANSPOSED
+        return len(diff) == 1 and len(a) >= MISTYPED
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return len(long) - len(short) == 1 and len(long) >= MISTYPED and short in deletions(long)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.audit.synthetic.profiles import Profile
-from app.audit.text import STOPWORDS, match_stem, words
+from app.audit.text import STOPWORDS, TRANSPOSED, deletions, match_stem, one_typo, words
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 # "Do not use for ...", "Don't use when ...", "Not for ...", "Never call this to ...", "should not be used for".
@@ -23,6 +23,26 @@ _BOUNDARY = re.compile(
     r"(?:when|for|to|if|whenever)|(?:useful|ideal|best|intended|designed|meant)\s+(?:for|when|to))\b",
     re.IGNORECASE,
 )
+# "the user asks for it", "a user explicitly requests", "the caller wants": who asks, not what the tool is about (a
+# usage sentence "Use this when the user asks for it directly." says nothing of the tool's subject).
+_ASKER = re.compile(
+    r"\b(?:the|a|an)\s+(?:user|caller|person|human|customer)\s+(?:\w+ly\s+)?"
+    r"(?:asks?|asked|wants?|wanted|requests?|requested|needs?|says?|said|mentions?|wishes|would\s+like|is\s+asking)"
+    r"(?:\s+(?:for|to|about))?(?:\s+(?:it|this|that|them))?(?:\s+\w+ly\b)?",
+    re.IGNORECASE,
+)
+
+
+def says_something(sentence: str) -> bool:
+    """True when `sentence` has a content word beyond those that only say it is a usage sentence ("Use this when")."""
+    return any(s not in _BOUNDARY_WORDS for s in analysed_stems(sentence))
+
+
+def without_asker(text: str) -> str:
+    """`text` less the phrases that say who asks ("the user asks for it"): they tell nothing of a tool's subject."""
+    return _ASKER.sub(" ", text)
+
+
 # Words of a boundary sentence that only say it is one.
 _BOUNDARY_WORDS = frozenset(
     "use used call invoke tool function endpoint useful ideal best intended designed meant don dont never "
@@ -80,10 +100,10 @@ class ToolDoc:
     boundary_terms: frozenset[str]
     exclusion_terms: frozenset[str]  # words only found in "do not use for" sentences
     params: list[Param] = field(default_factory=list)
-    core_terms: frozenset[str] = frozenset()  # stems of the name, title and first sentence: what it is for
+    core_terms: frozenset[str] = frozenset()  # stems of the name, title and core sentence: what it is for
     object_terms: frozenset[str] = frozenset()  # stems of the name that are not verbs: what it acts on
     value_kinds: frozenset[str] | None = None  # kinds of typed value its parameters take (filled on first use)
-    text: str | None = None  # what the sentence embedding reads of it (semantic.tool_text; filled on first use)
+    pieces: tuple[str, ...] | None = None  # what the embedding reads of it (semantic.tool_pieces; on first use)
 
 
 def _str(value: Any) -> str:
@@ -167,10 +187,13 @@ def analyse_tool(tool: dict[str, Any], profile: Profile, *, kinds: dict[str, str
     title = _str(tool.get("title"))
     add(name_stems, weights.name)
     add(analysed_stems(title), weights.name)
-    description = _str(tool.get("description"))
+    description = without_asker(_str(tool.get("description")))
     boundary: set[str] = set()
     excluded: set[str] = set()
-    first = next((x for x in _SENTENCE.split(description) if x.strip()), "")
+    said = [x for x in _SENTENCE.split(description) if x.strip()]
+    # The sentence that says what the tool is: the first that uses a word of its name, else the first; found the
+    # same wherever it stands, so reordered sentences keep the tool's core.
+    first = next((x for x in said if set(analysed_stems(x)) & set(name_stems)), said[0] if said else "")
     core = {*name_stems, *analysed_stems(title), *analysed_stems(first)}
     for sentence in _SENTENCE.split(description):
         if not sentence.strip():
@@ -191,6 +214,7 @@ def analyse_tool(tool: dict[str, Any], profile: Profile, *, kinds: dict[str, str
             add(stems, weights.description)
     name_tokens = tuple(match_stem(w) for w in words(name))
     kinds = kinds or action_kinds(profile)
+    action = next((k for k in map(kinds.get, name_tokens) if k), None)
     params = _params(tool.get("inputSchema"))
     for p in params:
         add(list(p.stems), weights.parameters)
@@ -203,7 +227,7 @@ def analyse_tool(tool: dict[str, Any], profile: Profile, *, kinds: dict[str, str
         length=length,
         name_terms=frozenset(name_stems),
         name_tokens=name_tokens,
-        action=next((k for k in map(kinds.get, name_tokens) if k), None),
+        action=action,
         boundary_terms=frozenset(boundary),
         exclusion_terms=frozenset(s for s in excluded if s not in terms),
         params=params,
@@ -229,8 +253,12 @@ class ToolSetIndex:
     norms: list[float] = field(default_factory=list)
     # Terms by their first PREFIX letters, to match another form of a word (discover/discoverer).
     prefixes: dict[str, list[str]] = field(default_factory=dict)
-    # The docs' texts, as one list (filled on first use): the similarity stacks a list's vectors once.
+    # Terms by each form with one letter left out (and as written), to find the word a typo misspells.
+    deletions: dict[str, list[str]] = field(default_factory=dict)
+    # The docs' embedding pieces, as one list, and the position of the doc owning each (filled on first use): the
+    # similarity stacks a list's vectors once.
     texts: list[str] | None = None
+    owners: list[int] = field(default_factory=list)
 
     def related(self, term: str) -> list[str]:
         """Terms of this list that are another form of `term`: one is the other plus at most 3 letters, or
@@ -245,7 +273,16 @@ class ToolSetIndex:
             derived = len(short) >= DERIVED and long.startswith(short[:-1])
             if close or derived:
                 out.append(other)
-        return out
+        return out or self.misspelt(term)
+
+    def misspelt(self, term: str) -> list[str]:
+        """Terms of this list that `term` misspells by one typo (`one_typo`), in order."""
+        if len(term) < TRANSPOSED or not self.deletions:
+            return []
+        seen: set[str] = set()
+        for key in (term, *sorted(deletions(term))):
+            seen.update(self.deletions.get(key, ()))
+        return sorted(t for t in seen if one_typo(term, t))
 
     @property
     def size(self) -> int:
@@ -273,10 +310,16 @@ def build_index(docs: list[ToolDoc]) -> ToolSetIndex:
             postings.setdefault(term, []).append((i, tf))
     avgdl = sum(d.length for d in docs) / len(docs) if docs else 1.0
     prefixes: dict[str, list[str]] = {}
+    by_deletion: dict[str, list[str]] = {}
     for term in sorted(postings):
         if len(term) >= PREFIX:
             prefixes.setdefault(term[:PREFIX], []).append(term)
-    return ToolSetIndex(docs=docs, df=df, avgdl=avgdl or 1.0, postings=postings, prefixes=prefixes)
+        if len(term) >= TRANSPOSED - 1 and term.isalpha():
+            for key in (term, *sorted(deletions(term))):
+                by_deletion.setdefault(key, []).append(term)
+    return ToolSetIndex(
+        docs=docs, df=df, avgdl=avgdl or 1.0, postings=postings, prefixes=prefixes, deletions=by_deletion
+    )
 
 
 def derive_index(base: ToolSetIndex, kept: list[int]) -> ToolSetIndex:
@@ -294,5 +337,11 @@ def derive_index(base: ToolSetIndex, kept: list[int]) -> ToolSetIndex:
     docs = [base.docs[old] for old in kept]
     avgdl = sum(d.length for d in docs) / len(docs) if docs else 1.0
     return ToolSetIndex(
-        docs=docs, df=df, avgdl=avgdl or 1.0, postings=base.postings, remap=remap, prefixes=base.prefixes
+        docs=docs,
+        df=df,
+        avgdl=avgdl or 1.0,
+        postings=base.postings,
+        remap=remap,
+        prefixes=base.prefixes,
+        deletions=base.deletions,
     )

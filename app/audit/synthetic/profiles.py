@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from jsonschema import Draft202012Validator
@@ -77,6 +77,7 @@ class Semantic(_Frozen):
     model: str
     weights_sha256: str
     blend: float
+    reads: Literal["whole", "clauses"] = "whole"  # what a tool's ranking cosine is of (semantic.tool_pieces)
 
 
 class ConfidenceSettings(_Frozen):

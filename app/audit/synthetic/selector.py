@@ -12,13 +12,16 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
 2. Request: its content stems (stopwords and lone letters dropped). A stem listed in `words.weak` (get,
    find, information...) weighs `words.weak_weight`, every other stem 1. A stem that no tool uses stands
    for the tools' other forms of the word (same first 5 letters, at most 3 letters longer:
-   discovered/discoverer; or a derivation of a 7-letter stem: multiply/multiplication), and for the words
-   of its synonym groups (`words.synonyms`) that the tools use, at `words.synonym_weight`. Values are
+   discovered/discoverer; or a derivation of a 7-letter stem: multiply/multiplication; else the word it
+   misspells by one typo: two letters swapped in a word of 6 letters or more, one wrong, missing or extra in
+   one of 7 or more, the first letter kept), and for the words of its synonym groups (`words.synonyms`) that
+   the tools use, at `words.synonym_weight`. Values are
    also found in the request (values.py): quoted strings, numbers (also "two", "6mm"), bracketed lists,
    URLs, emails, paths, dates, times, owner/name strings, ids, capitalised names; a word written only
    inside a value ("acme" of acme/web) counts for coverage only when a tool has it.
-3. Ranking: BM25 (k1, b from the profile) of the request stems against each tool, with idf taken
-   over the tool list and multiplied by the stem's weight. A tool whose exclusion list catches
+3. Ranking: BM25 (k1, b from the profile; the shipped b is 0, no length normalisation, so a tool whose
+   description grows keeps its score) of the request stems against each tool, with idf taken over the tool
+   list and multiplied by the stem's weight. A tool whose exclusion list catches
    request stems loses that share of its score; a tool whose name's verb is of another kind of
    action (read, create, update, delete: `actions.verbs`) than the request's verbs loses
    `actions.penalty` of it ("find a hotel" prefers search_hotels to reserve_hotel); a tool whose
@@ -27,12 +30,18 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
    no model) gives the cosine of the request with each tool's name and description, and tools are ranked
    by that score relative to the best one plus `semantic.blend` x cosine: a tool sharing no word can rank
    first, provided some tool shares one (a request that shares no word with any tool is answered NO_TOOL).
+   With `semantic.reads: clauses` the ranking cosine is the best of the tool's pieces: each sentence of its
+   description and that sentence's first clause, each opening of it, the whole (semantic.tool_pieces, each
+   with the name), so a sentence appended or moved cannot dilute what the others said. The decision reads the
+   whole text's cosine.
 4. Abstention: the request's values are matched to the best-ranked tool's parameters (step 5), and
    the tool gets a decision score, the sum of its features (decision.py: coverage, specific words,
    required parameters filled, name words, typed values placed, margin over the runner-up, boundary
    and exclusion shares, a verb of another kind, its cosine, its cosine's lead over the other tools, whether
    words and embedding agree on the best tool...) weighted by `decision.*`. It is chosen when the
-   score reaches `decision.threshold`; otherwise the answer is NO_TOOL, and the reason (explain.py)
+   score reaches `decision.threshold`; when it falls short, the runner-up is judged the same way and chosen
+   if it reaches the threshold (a ranking decided by a hair must not make NO_TOOL of a fitting tool);
+   otherwise the answer is NO_TOOL, and the reason (explain.py)
    names the request's words no tool covers, those the best tool lacks, and its score against the
    threshold. The weights were fitted on the development cases by bench/fit_selector.py.
 5. Arguments: request values are matched to the chosen tool's parameters (arguments.py):
@@ -71,7 +80,7 @@ from app.audit.synthetic.semantic import (
     blended_top,
     checked_similarity,
     read_cosines,
-    tool_text,
+    tool_pieces,
     word_top,
 )
 from app.audit.synthetic.values import Found, find_values
@@ -142,7 +151,9 @@ class SyntheticSelector:
             lists = {id(r.tools): r.tools for r in requests}.values()
             # Near-miss lists hold the full list's tool objects: each tool's text is made once.
             tool_texts = {id(t): t for tools in lists for t in tools}
-            texts = [meant(r.intent) for r in requests] + [tool_text(t) for t in tool_texts.values()]
+            reads = self.profile.semantic.reads if self.profile.semantic else "whole"
+            pieces = [p for t in tool_texts.values() for p in tool_pieces(t, reads)]
+            texts = [meant(r.intent) for r in requests] + pieces
             self._similarity.prepare(list(dict.fromkeys(texts)))
 
     def select(self, tools: list[dict[str, Any]], intent: str) -> Selection:
@@ -188,8 +199,12 @@ class SyntheticSelector:
         wanted = bool(scores) or always_cosines
         if wanted and self._similarity is not None and self.profile.semantic is not None:
             if index.texts is None:
-                index.texts = [_text_of(doc, tool) for doc, tool in zip(index.docs, tools, strict=True)]
-            cosines = Cosines(self._similarity.similarities(meant(intent), index.texts))
+                reads = self.profile.semantic.reads
+                pieces = [_pieces_of(doc, tool, reads) for doc, tool in zip(index.docs, tools, strict=True)]
+                index.owners = [i for i, own in enumerate(pieces) for _ in own]
+                index.texts = [p for own in pieces for p in own]
+            flat = self._similarity.similarities(meant(intent), index.texts)
+            cosines = Cosines.of_pieces(flat, index.owners, len(index.docs))
         return query, found, actions, scores, cosines
 
     def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
@@ -204,11 +219,34 @@ class SyntheticSelector:
         if not ranked:
             return None, 0.0, index
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
-        best = self._decide(index, ranked[0], runner_up, query, found, intent, actions)
-        if cosines is not None:
-            read_cosines(best.evidence, best.position, cosines, word_top(scores))
-        best.decision = best.evidence.score(self.profile.decision)
+        best = self._judged(index, ranked[0], runner_up, query, found, intent, actions, scores, cosines)
+        if best.decision < self.profile.decision.threshold and len(ranked) > 1:
+            # The runner-up is judged too when the best-ranked tool falls short: a ranking decided by a hair (a
+            # long catch-all tool a little ahead on words) must not turn a fitting tool into NO_TOOL. Its margin
+            # over the best is 0, which its decision score counts against it.
+            second = self._judged(index, ranked[1], ranked[0][1], query, found, intent, actions, scores, cosines)
+            if second.decision >= self.profile.decision.threshold:
+                return second, ranked[0][1], index
         return best, runner_up, index
+
+    def _judged(
+        self,
+        index: ToolSetIndex,
+        ranked: tuple[int, float],
+        other: float,
+        query: Query,
+        found: Found,
+        intent: str,
+        actions: frozenset[str],
+        scores: dict[int, float],
+        cosines: Cosines | None,
+    ) -> _Scored:
+        """One ranked tool's decision: its features (against the `other` ranked tool's score) and their score."""
+        judged = self._decide(index, ranked, other, query, found, intent, actions)
+        if cosines is not None:
+            read_cosines(judged.evidence, judged.position, cosines, word_top(scores))
+        judged.decision = judged.evidence.score(self.profile.decision)
+        return judged
 
     def _actions(self, intent: str) -> frozenset[str]:
         """Kinds of action the request's verbs name (read, create, update, delete...)."""
@@ -374,9 +412,10 @@ def _clip(x: float) -> float:
     return round(min(1.0, max(0.0, x)), 4)
 
 
-def _text_of(doc: ToolDoc, tool: dict[str, Any]) -> str:
+def _pieces_of(doc: ToolDoc, tool: dict[str, Any], reads: str) -> tuple[str, ...]:
     """What the embedding reads of a tool, kept on its analysed doc (shared by every list that holds the tool):
-    it depends only on the name, title and description, which are part of the key the doc is cached by."""
-    if doc.text is None:
-        doc.text = tool_text(tool)
-    return doc.text
+    it depends only on the name, title and description, which are part of the key the doc is cached by (and on
+    the profile, which a cache belongs to)."""
+    if doc.pieces is None:
+        doc.pieces = tool_pieces(tool, reads)
+    return doc.pieces

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.audit.synthetic.decision import Evidence
+from app.audit.synthetic.index import says_something, without_asker
 from app.audit.synthetic.profiles import Profile
 from app.errors import SelectorError
 
@@ -55,11 +56,75 @@ def tool_text(tool: dict[str, Any]) -> str:
     return ": ".join(p for p in parts if p)
 
 
+# Sentences of a description read apart, at most (a long description's later sentences count in its whole text).
+MAX_SENTENCES = 4
+# Where a sentence ends: . ! or ? before white space, or a line end; where a clause ends inside it: , ; : or a dash
+# between spaces.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
+_CLAUSE_END = re.compile(r"[,;:](?=\s)|\s[-\u2013\u2014]\s")
+
+
+def tool_pieces(tool: dict[str, Any], reads: str) -> tuple[str, ...]:
+    """What the embedding reads of a tool, as pieces whose best cosine ranks it; the last piece is the whole text,
+    the one the decision reads: `tool_text`, less who asks (`without_asker`) and the sentences that are left with
+    nothing to say. `reads` "whole": `tool_text` alone. "clauses": before the whole, for each of the description's
+    first MAX_SENTENCES sentences, the name with its first clause and with the whole sentence; then the name with
+    each opening of the description that ends at a sentence end. A sentence appended to a description keeps every
+    piece the tool had but its whole text, and reordered sentences keep every sentence's pieces, so neither can
+    lower a tool's rank by diluting what it said (the metamorphic benchmark in bench/RESULTS.md)."""
+    if reads != "clauses":
+        return (tool_text(tool),)
+    description = tool.get("description")
+    text = without_asker(description).strip() if isinstance(description, str) else ""
+    split = [x.strip() for x in _SENTENCE_END.split(text) if x.strip()]
+    sentences = [x for x in split if says_something(x)]
+    if len(sentences) < len(split):  # "Use this when ." once who asks is gone: nothing to read
+        text = " ".join(sentences)
+    whole = tool_text({**tool, "description": text})
+    head = tool_text({k: tool.get(k) for k in ("name", "title")})
+
+    def said(part: str) -> str:
+        return f"{head}: {part}" if head else part
+
+    pieces: list[str] = []
+    for sentence in sentences[:MAX_SENTENCES]:
+        clause = _CLAUSE_END.search(sentence)
+        if clause:
+            pieces.append(said(sentence[: clause.start() + (1 if clause.group(0)[0] in ",;:" else 0)]))
+        pieces.append(said(sentence))
+    for end in range(2, min(len(sentences), MAX_SENTENCES + 1)):
+        pieces.append(said(" ".join(sentences[:end])))
+    pieces.append(whole)
+    # Every piece ends as a sentence does: the embedding moves on a final full stop (0.06 of cosine seen), and
+    # whether a description ends with one says nothing of the tool.
+    return tuple(dict.fromkeys(_ended(p) for p in pieces if p))
+
+
+def _ended(text: str) -> str:
+    text = text.rstrip()
+    return text if not text or text[-1] in ".!?,;:" else text + "."
+
+
 @dataclass(frozen=True, slots=True)
 class Cosines:
-    """The request's cosine with each offered tool, by position."""
+    """The request's cosine with each offered tool, by position: `values` ranks (the best of its pieces),
+    `whole` is its whole text's (the decision's)."""
 
     values: list[float]
+    whole: list[float]
+
+    @classmethod
+    def of_pieces(cls, flat: Sequence[float], owners: Sequence[int], size: int) -> Cosines:
+        """From the cosines of every piece, in order, each owned by a tool position (a tool's last is its whole)."""
+        best = [-1.0] * size
+        whole = [0.0] * size
+        for cosine, owner in zip(flat, owners, strict=True):
+            best[owner] = max(best[owner], cosine)
+            whole[owner] = cosine
+        return cls(best, whole)
+
+    def of_whole(self) -> Cosines:
+        return Cosines(self.whole, self.whole)
 
     def best_other(self, position: int) -> float | None:
         others = [c for i, c in enumerate(self.values) if i != position]
@@ -103,7 +168,9 @@ def checked_similarity(profile: Profile, similarity: Similarity | None) -> Simil
 
 
 def read_cosines(evidence: Evidence, position: int, cosines: Cosines, by_words: int | None) -> None:
-    """Fill the best tool's semantic features: its cosine, its lead over the best other tool's, agreement."""
+    """Fill the best tool's semantic features from the whole texts' cosines: its cosine, its lead over the best
+    other tool's, agreement."""
+    cosines = cosines.of_whole()
     other = cosines.best_other(position)
     evidence.semantic_cosine = cosines.values[position]
     evidence.semantic_margin = 0.0 if other is None else round(evidence.semantic_cosine - other, DECIMALS)
