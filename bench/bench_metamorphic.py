@@ -37,6 +37,9 @@ Measures, per kind and in total:
   untouched flips (the edited tool is neither the case's expected or target tool nor selected before or after);
 - changing kinds: sensitivity = share of edits with at least one regression on a case whose expected tool is the
   edited tool (or, for a near-miss NO_TOOL case, whose target_tool is);
+- every kind: new finding = share of edits after which the rule engine reports a finding on the edited tool that
+  base did not have (the deterministic evidence, counted apart from the selection runs); for changing kinds,
+  either = share caught by an own-case regression or by such a finding;
 - every kind: own support Δ, the change from base to head of the edited tool's own scored cases' support (the mean
   over them of the answer's confidence when it passes, 0 when it fails): what an edit did to those cases when none
   of them flipped (near 0 for a meaning-preserving edit; for a changing one, how far it got towards a regression).
@@ -508,6 +511,8 @@ class Record:
     gate: str
     gate_reasons: list[str]
     flips: list[Flip] = field(default_factory=list)
+    # Rule ids of the deterministic findings the edit introduced on the edited tool (the other kind of evidence).
+    new_findings: list[str] = field(default_factory=list)
 
     @property
     def regressions(self) -> list[Flip]:
@@ -524,6 +529,10 @@ class Record:
     @property
     def caught(self) -> bool:
         return any(f.involvement == "own" for f in self.regressions)
+
+    @property
+    def found(self) -> bool:
+        return bool(self.new_findings)
 
 
 def involvement(delta: CaseDelta, case: Case | None, tool: str) -> str:
@@ -595,6 +604,7 @@ def run_edit(
         gate=gate.conclusion.value,
         gate_reasons=gate.reasons,
         flips=flips,
+        new_findings=sorted({f.rule_id for f in comparison.findings_introduced if f.tool == planned.tool}),
     )
 
 
@@ -618,6 +628,8 @@ HEADERS = [
     "borderline reg.",
     "untouched flips",
     "sensitivity",
+    "new finding",
+    "either",
     "own support Δ",
     "s / edit",
 ]
@@ -628,6 +640,8 @@ def table_row(label: str, effect: str, records: Sequence[Record]) -> list[str]:
     flips = [f for r in records for f in r.flips]
     n = len(records)
     sensitivity = pct(sum(r.caught for r in records), n) if effect == "changing" else "-"
+    found = pct(sum(r.found for r in records), n)
+    either = pct(sum(r.caught or r.found for r in records), n) if effect == "changing" else "-"
     seconds = sum(r.seconds for r in records) / n if n else 0.0
     deltas = [r.own_support[1] - r.own_support[0] for r in records if r.own_support]
     delta = f"{sum(deltas) / len(deltas):+.3f}" if deltas else "n/a"
@@ -642,6 +656,8 @@ def table_row(label: str, effect: str, records: Sequence[Record]) -> list[str]:
         str(sum(f.borderline for f in regressions)),
         str(sum(f.involvement == "untouched" for f in flips)),
         sensitivity,
+        found,
+        either,
         delta,
         f"{seconds:.1f}",
     ]
