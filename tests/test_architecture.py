@@ -24,6 +24,8 @@ ROOMS: dict[str, set[str]] = {
     "app.suggest": BASE | {"app.audit"},
     "app.redaction": BASE | {"app.audit"},
     "app.extract": BASE | {"app.audit"},
+    # Starting a repository's MCP server and listing its tools: the command line's only (the App starts nothing).
+    "app.listing": BASE,
     "app.config": BASE | {"app.audit"},
     "app.settings": BASE,
     "app.egress": BASE,
@@ -67,6 +69,7 @@ ROOMS: dict[str, set[str]] = {
         "app.suggest",
         "app.redaction",
         "app.extract",
+        "app.listing",
         "app.render",
         "app.llm",
         "app.config",

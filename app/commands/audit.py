@@ -82,10 +82,49 @@ def _finish(
         raise typer.Exit(1)
 
 
+ServerCommandOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--server-command",
+        help="Start this MCP server over stdio (in your own CI: it runs on this machine), list its tools and audit "
+        "exactly what it listed, instead of files.",
+    ),
+]
+ServerEnvOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--server-env",
+        help="With --server-command: an environment variable the server is given (repeatable); it gets only PATH, "
+        "HOME, locale and temp settings otherwise.",
+    ),
+]
+ServerTimeoutOpt = Annotated[
+    float,
+    typer.Option("--server-timeout", min=1, max=3600, help="With --server-command: seconds to start and list."),
+]
+
+
+def listed_toolset(command: str, *, env: list[str] | None, timeout_s: float, writer: Writer) -> ToolSet:
+    """The tools a running server lists (app/listing/), read like a definitions file named after the command."""
+    from app.listing.stdio import list_tools
+
+    listed = list_tools(command, cwd=Path.cwd(), env_names=env or (), timeout_s=timeout_s)
+    writer.message(
+        f"toolchoice: {len(listed.tools)} tools listed by the running server {listed.server} "
+        f"(tools/list of {command!r}) in {listed.seconds:.2f} s"
+    )
+    return load_definitions(f"tools/list of {command}", text=listed.as_json())
+
+
 @with_common_options
 def audit_command(
-    files: Annotated[list[Path], typer.Argument(help="Tool-definition files (JSON/YAML, MCP/OpenAI/Anthropic).")],
+    files: Annotated[
+        list[Path] | None, typer.Argument(help="Tool-definition files (JSON/YAML, MCP/OpenAI/Anthropic).")
+    ] = None,
     *,
+    server_command: ServerCommandOpt = None,
+    server_env: ServerEnvOpt = None,
+    server_timeout: ServerTimeoutOpt = 60.0,
     common: CommonOptions,
 ) -> None:
     """Audit tool definitions: findings, selection runs on a generated + user suite, scores."""
@@ -94,7 +133,14 @@ def audit_command(
 
     writer = Writer(no_redact=common.no_redact, output=common.output)
     settings = common.settings()
-    toolset = load_inputs(files, fmt=settings.input_format, config=settings.config)
+    if server_command is not None and files:
+        raise InputError("give definition files or --server-command, not both")
+    if server_command is not None:
+        toolset = listed_toolset(server_command, env=server_env, timeout_s=server_timeout, writer=writer)
+    elif files:
+        toolset = load_inputs(files, fmt=settings.input_format, config=settings.config)
+    else:
+        raise InputError("audit needs definition files or --server-command")
     if common.estimate:
         _estimate(settings, [toolset], intents=common.intents, repeats=0)
         return
