@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.lint",
     "app.commands.rules",
     "app.commands.extract",
+    "app.commands.snapshots",
     "app.commands.eval_selector",
     "app.commands.report",
     "app.commands.suggest",

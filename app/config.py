@@ -24,6 +24,8 @@ DEFAULT_PATHS = (
     "**/tools.yml",
     "**/*.tools.json",
     "**/tools/list.json",
+    # Committed snapshots, one tool per file (`toolchoice snapshots __toolsnaps__ --server-command CMD` writes them).
+    "**/__toolsnaps__/*.snap",
 )
 
 

@@ -124,3 +124,20 @@ def test_the_reference_server_from_npm_is_listed_exactly(everything: Path) -> No
     assert len(listed.tools) >= 5
     assert {"echo", "get-sum"} <= {t["name"] for t in listed.tools}
     assert listed.tools == raw_tools([str(everything), "stdio"])
+
+
+def test_snapshots_of_the_running_server_are_read_back_as_the_same_tools(tmp_path: Path) -> None:
+    folder = tmp_path / "repo" / "pkg" / "__toolsnaps__"
+    folder.mkdir(parents=True)
+    (folder / "deleted_tool.snap").write_text('{"name": "deleted_tool", "inputSchema": {"type": "object"}}\n')
+    done = cli("snapshots", str(folder), "--server-command", COMMAND)
+    assert done.returncode == 0, done.stderr
+    assert "wrote 3 snapshots" in done.stderr and "1 stale removed" in done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["close_ticket.snap", "get_ticket.snap", "search_tickets.snap"]
+    listed = {t["name"]: t for t in list_tools(COMMAND).tools}
+    assert json.loads((folder / "get_ticket.snap").read_text()) == listed["get_ticket"]
+    # The default `paths` read snapshots: no config needed.
+    audited = cli("audit", str(tmp_path / "repo"), "-f", "json")
+    assert audited.returncode == 0, audited.stderr
+    assert all(name in audited.stdout for name in listed)
+    assert "deleted_tool" not in audited.stdout
