@@ -94,6 +94,47 @@ class LiveConfig(BaseModel):
     budget: LiveBudget = Field(default_factory=LiveBudget)
 
 
+class ServerConfig(BaseModel):
+    """How the command line (`audit`, `diff`, `lint`, the Action) starts the repository's MCP server to list its tools
+    exactly; the App never starts anything and ignores this section (docs/github-app.md says why)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    command: str = Field(
+        min_length=1,
+        description="The command that starts the server over stdio, run without a shell in `cwd`, e.g. "
+        "`node dist/index.js` or `uv run my-server`.",
+    )
+    cwd: str = Field(default=".", min_length=1, description="Folder to run it in, relative to the repository root.")
+    env: list[str] = Field(
+        default_factory=list,
+        description="Names of environment variables the server is given; it gets only PATH, HOME, locale and temp "
+        "settings otherwise (no tokens or keys unless named here).",
+    )
+    timeout_s: float = Field(default=60.0, gt=0, le=3600, description="Seconds to start the server and list its tools.")
+    install: str | None = Field(
+        default=None,
+        min_length=1,
+        description="`diff --git` only: a shell command run in each side's temporary worktree first, e.g. `npm ci`.",
+    )
+    build: str | None = Field(
+        default=None,
+        min_length=1,
+        description="`diff --git` only: a shell command run after `install`, e.g. `npm run build`.",
+    )
+    step_timeout_s: float = Field(
+        default=900.0, gt=0, le=7200, description="Seconds each of `install` and `build` may take."
+    )
+
+    @field_validator("cwd")
+    @classmethod
+    def _cwd_is_inside(cls, value: str) -> str:
+        parts = value.replace("\\", "/").split("/")
+        if value.startswith("/") or ".." in parts:
+            raise ValueError(f"{value!r} must be a folder inside the repository (relative, no '..')")
+        return value
+
+
 class RepoConfig(BaseModel):
     """Every key is optional; an empty or missing file means these defaults."""
 
@@ -136,6 +177,11 @@ class RepoConfig(BaseModel):
         default=None, min_length=1, description="Path of a file of user-defined cases, relative to the repository root."
     )
     drafts: bool = Field(default=False, description="Also review draft pull requests.")
+    server: ServerConfig | None = Field(
+        default=None,
+        description="Command line and Action only: start the repository's MCP server and review exactly the tools it "
+        "lists (the App ignores it: it never runs code of a repository).",
+    )
     generate: bool = Field(
         default=True,
         description="Generate requests besides the cases file; false once `toolchoice cases write` has put the whole "

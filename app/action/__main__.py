@@ -38,6 +38,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-calls", default="", help="live_model: model calls at most (empty: the config's)")
     parser.add_argument("--record", default="", help="live_model: write the answers used to this file")
     parser.add_argument("--replay", default="", help="live_model: answer only from this recording")
+    parser.add_argument("--server-command", default="", help="start this MCP server at each side and list its tools")
+    parser.add_argument("--install-command", default="", help="with a server: run first in each side's worktree")
+    parser.add_argument("--build-command", default="", help="with a server: run after the install")
+    parser.add_argument("--server-env", default="", help="with a server: variable names it is given (space or comma)")
+    parser.add_argument("--server-timeout", default="", help="with a server: seconds to start and list")
     return parser
 
 
@@ -52,6 +57,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if max_calls and (not max_calls.isdigit() or int(max_calls) < 1):
         print(workflow_message("error", f"max-calls must be a whole number of at least 1, not {args.max_calls!r}"))
         return 2
+    timeout = args.server_timeout.strip()
+    try:
+        server_timeout = float(timeout) if timeout else None
+    except ValueError:
+        server_timeout = -1.0
+    if server_timeout is not None and not 0 < server_timeout <= 3600:
+        why = f"server-timeout must be seconds between 1 and 3600, not {args.server_timeout!r}"
+        print(workflow_message("error", why))
+        return 2
     inputs = ActionInputs(
         config_path=args.config or CONFIG_PATH,
         mode=mode,
@@ -62,6 +76,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_calls=int(max_calls) if max_calls else None,
         record=Path(args.record) if args.record else None,
         replay=Path(args.replay) if args.replay else None,
+        server_command=args.server_command.strip() or None,
+        install_command=args.install_command.strip() or None,
+        build_command=args.build_command.strip() or None,
+        server_env=args.server_env.replace(",", " ").split(),
+        server_timeout=server_timeout,
     )
     try:
         result = run_action(read_context(os.environ), inputs)

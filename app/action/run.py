@@ -23,6 +23,7 @@ from app.audit.results import Comparison
 from app.audit.rules.ruleset import load_rules
 from app.commands.options import CommonOptions
 from app.commands.pair import Pair, compare_pair, diff_gate_args, git_pair
+from app.commands.server import ServerFlags
 from app.config import CONFIG_PATH, CommentPolicy
 from app.github.client import GitHubApiError, token_client
 from app.github.publisher import Publisher
@@ -33,6 +34,14 @@ from app.review.models import NO_CHANGE_SUMMARY
 
 # The App's comment budget (app/review/reviewer.py): under GitHub's 65,536 characters with room for the marker.
 COMMENT_MAX_CHARS = 65000
+
+
+# Starting the server runs the pull request's code; under pull_request_target it would run with the base
+# repository's secrets and a write token.
+_REFUSE_TARGET = (
+    "a server is not started on pull_request_target: it would run the pull request's code with this repository's "
+    "secrets; run the review on `pull_request`, or remove server-command and the config's server section"
+)
 
 
 class ActionInputs(BaseModel):
@@ -48,6 +57,12 @@ class ActionInputs(BaseModel):
     max_calls: int | None = None
     record: Path | None = None
     replay: Path | None = None
+    # Start the server at each side (over the config's `server:`): command, install, build, env names, time limit.
+    server_command: str | None = None
+    install_command: str | None = None
+    build_command: str | None = None
+    server_env: list[str] = []
+    server_timeout: float | None = None
 
 
 class ActionResult(BaseModel):
@@ -74,7 +89,13 @@ def run_action(
         record=_in_workspace(ctx, inputs.record),
         replay=_in_workspace(ctx, inputs.replay),
     )
-    pair = git_pair(ctx.workspace, event.base_sha, event.head_sha, common=common, config_path=inputs.config_path)
+    server = ServerFlags(
+        inputs.server_command, inputs.server_env, inputs.server_timeout, inputs.install_command, inputs.build_command
+    )
+    pair = git_pair(
+        ctx.workspace, event.base_sha, event.head_sha, common=common, config_path=inputs.config_path, server=server,
+        say=log, refuse_server=_REFUSE_TARGET if ctx.event_name == "pull_request_target" else None,
+    )
     config = pair.settings.config
     assert pair.sides is not None
     if event.draft and not config.drafts:

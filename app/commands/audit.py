@@ -27,6 +27,16 @@ from app.commands.options import (
 )
 from app.commands.output import NoRedactOpt, Writer
 from app.commands.pair import Pair, compare_pair, diff_gate_args, git_pair
+from app.commands.server import (
+    BuildOpt,
+    InstallOpt,
+    ServerCommandOpt,
+    ServerEnvOpt,
+    ServerFlags,
+    ServerTimeoutOpt,
+    list_in,
+    server_config,
+)
 from app.errors import InputError
 from app.selector_factory import make_selector
 
@@ -82,40 +92,6 @@ def _finish(
         raise typer.Exit(1)
 
 
-ServerCommandOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--server-command",
-        help="Start this MCP server over stdio (in your own CI: it runs on this machine), list its tools and audit "
-        "exactly what it listed, instead of files.",
-    ),
-]
-ServerEnvOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--server-env",
-        help="With --server-command: an environment variable the server is given (repeatable); it gets only PATH, "
-        "HOME, locale and temp settings otherwise.",
-    ),
-]
-ServerTimeoutOpt = Annotated[
-    float,
-    typer.Option("--server-timeout", min=1, max=3600, help="With --server-command: seconds to start and list."),
-]
-
-
-def listed_toolset(command: str, *, env: list[str] | None, timeout_s: float, writer: Writer) -> ToolSet:
-    """The tools a running server lists (app/listing/), read like a definitions file named after the command."""
-    from app.listing.stdio import list_tools
-
-    listed = list_tools(command, cwd=Path.cwd(), env_names=env or (), timeout_s=timeout_s)
-    writer.message(
-        f"toolchoice: {len(listed.tools)} tools listed by the running server {listed.server} "
-        f"(tools/list of {command!r}) in {listed.seconds:.2f} s"
-    )
-    return load_definitions(f"tools/list of {command}", text=listed.as_json())
-
-
 @with_common_options
 def audit_command(
     files: Annotated[
@@ -124,7 +100,7 @@ def audit_command(
     *,
     server_command: ServerCommandOpt = None,
     server_env: ServerEnvOpt = None,
-    server_timeout: ServerTimeoutOpt = 60.0,
+    server_timeout: ServerTimeoutOpt = None,
     common: CommonOptions,
 ) -> None:
     """Audit tool definitions: findings, selection runs on a generated + user suite, scores."""
@@ -133,12 +109,14 @@ def audit_command(
 
     writer = Writer(no_redact=common.no_redact, output=common.output)
     settings = common.settings()
+    flags = ServerFlags(server_command, server_env or [], server_timeout)
     if server_command is not None and files:
         raise InputError("give definition files or --server-command, not both")
-    if server_command is not None:
-        toolset = listed_toolset(server_command, env=server_env, timeout_s=server_timeout, writer=writer)
-    elif files:
+    server = None if files else server_config(flags, settings.config)
+    if files:
         toolset = load_inputs(files, fmt=settings.input_format, config=settings.config)
+    elif server is not None:
+        toolset = list_in(Path.cwd(), server, label="here", say=writer.message, prepare=False)
     else:
         raise InputError("audit needs definition files or --server-command")
     if common.estimate:
@@ -180,18 +158,33 @@ def diff_command(
     repeats: RepeatsOpt = 0,
     scope: ScopeOpt = None,
     sample: SampleOpt = None,
+    server_command: ServerCommandOpt = None,
+    server_env: ServerEnvOpt = None,
+    server_timeout: ServerTimeoutOpt = None,
+    install_command: InstallOpt = None,
+    build_command: BuildOpt = None,
     common: CommonOptions,
 ) -> None:
     """Before/after: audit BASE and HEAD with the identical frozen suite and compare."""
     writer = Writer(no_redact=common.no_redact, output=common.output)
+    flags = ServerFlags(server_command, server_env or [], server_timeout, install_command, build_command)
+    if (install_command or build_command) and not git:
+        raise InputError("--install-command and --build-command apply to diff --git (BASE and HEAD folders are used "
+                         "as they are)")
     if git:
-        pair = git_pair(Path.cwd(), base, head or "HEAD", common=common)
+        pair = git_pair(Path.cwd(), base, head or "HEAD", common=common, server=flags, say=writer.message)
     elif head is None:
         raise InputError("diff needs BASE and HEAD (files or folders), or --git BASE_REF [HEAD_REF]")
     else:
         settings = common.settings()
-        before = load_inputs([Path(base)], fmt=settings.input_format, config=settings.config)
-        after = load_inputs([Path(head)], fmt=settings.input_format, config=settings.config)
+        server = server_config(flags, settings.config)
+        if server is not None:  # BASE and HEAD are folders, each with the server ready to start
+            before, after = (
+                list_in(_folder(side), server, label=side, say=writer.message, prepare=False) for side in (base, head)
+            )
+        else:
+            before = load_inputs([Path(base)], fmt=settings.input_format, config=settings.config)
+            after = load_inputs([Path(head)], fmt=settings.input_format, config=settings.config)
         pair = Pair(before=before, after=after, settings=settings, refs=(base, head))
     if scope is not None or sample is not None:
         if pair.settings.mode != Mode.LIVE_MODEL:
@@ -208,6 +201,13 @@ def diff_command(
     )
     inputs = [pair.before, pair.after, *pair.settings.user_cases]
     _finish(comparison, fmt=common.fmt, writer=writer, gate_args=gate_args, inputs=inputs)
+
+
+def _folder(side: str) -> Path:
+    path = Path(side)
+    if not path.is_dir():
+        raise InputError("with --server-command, BASE and HEAD are folders to start the server in", file=side)
+    return path
 
 
 def demo_command(

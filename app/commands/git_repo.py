@@ -1,10 +1,16 @@
-"""A local git repository read with plumbing only (rev-parse, merge-base, ls-tree, cat-file): commits, trees
-and file texts, never a checkout, never the working tree, never a hook or a filter of the repository run."""
+"""A local git repository read with plumbing (rev-parse, merge-base, ls-tree, cat-file): commits, trees and file
+texts, never the working tree, never a hook of the repository run. The one checkout is `worktree`: a temporary
+detached worktree of one commit, made only when the user asks to start the server (`--server-command` or the
+config's `server:`), with hooks off, and removed when the block ends."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from app.errors import DefinitionError, InputError
@@ -112,3 +118,19 @@ class GitRepo:
         """A file's text at `commit`, or None when it does not exist there."""
         blob = self.tree(commit).get(path)
         return None if blob is None else self.blob_text(blob, path=path)
+
+    @contextmanager
+    def worktree(self, commit: str) -> Iterator[Path]:
+        """A temporary detached worktree of `commit` (hooks off), removed with everything built in it afterwards."""
+        parent = Path(tempfile.mkdtemp(prefix="toolchoice-side-"))
+        path = parent / commit[:12]
+        try:
+            self._git("-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--force", str(path), commit,
+                      what=f"check out {commit[:7]} in a temporary worktree")
+            yield path
+        finally:
+            with suppress(InputError):
+                self._git("worktree", "remove", "--force", str(path), what="remove the temporary worktree")
+            shutil.rmtree(parent, ignore_errors=True)
+            with suppress(InputError):
+                self._git("worktree", "prune", what="prune temporary worktrees")

@@ -3,10 +3,13 @@ pull request: the config and the cases from the base, the definition files at th
 
 What the head's own copy of the config or the cases would change becomes a note, as in the App (a change
 cannot lower its own bar). Source files are read statically (app/extract/snapshot.py); nothing is checked
-out or run.
+out or run, unless a `list_side` is given: then it lists each side's tools from its running server (the command
+line's `--server-command` or the config's `server:`, app/commands/server.py) and the files are not read.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
@@ -15,6 +18,9 @@ from app.commands.git_repo import GitRepo
 from app.config import CONFIG_PATH, RepoConfig, config_change_note, load_config
 from app.errors import DefinitionError, InputError
 from app.extract.snapshot import load_snapshot
+
+# (the config read at BASE, a commit, "base" or "head") -> the tools its running server lists, or None to read files
+ListSide = Callable[[RepoConfig, str, str], ToolSet | None]
 
 
 class GitSides(BaseModel):
@@ -40,6 +46,19 @@ class GitSides(BaseModel):
         return hashes[0] != hashes[1]
 
 
+def _listed(list_side: ListSide | None, cfg: RepoConfig, base: str, head: str) -> tuple[ToolSet, ToolSet] | None:
+    """Both sides from their running servers, or None when there is no server to start (files are read)."""
+    if list_side is None:
+        return None
+    before = list_side(cfg, base, "base")
+    if before is None:
+        return None
+    after = list_side(cfg, head, "head")
+    if after is None:
+        raise InputError("the server could be started at the base but not at the head")
+    return before, after
+
+
 def read_config(
     repo: GitRepo, commit: str, *, override: RepoConfig | None, path: str = CONFIG_PATH
 ) -> tuple[RepoConfig, str]:
@@ -60,9 +79,11 @@ def load_git_sides(
     config: RepoConfig | None = None,
     config_path: str = CONFIG_PATH,
     read_cases: bool = True,
+    list_side: ListSide | None = None,
 ) -> GitSides:
     """Both sides of BASE...HEAD. The config is the file `config_path` at BASE unless `config` (from --config)
-    replaces it; `read_cases=False` leaves the cases file out (the command line's --cases replaces it)."""
+    replaces it; `read_cases=False` leaves the cases file out (the command line's --cases replaces it). When
+    `list_side` returns tool sets for the config (a server to start), they are the sides instead of the files."""
     base_sha, head_sha = repo.commit(base_ref), repo.commit(head_ref)
     merge_base = repo.merge_base(base_sha, head_sha)
     cfg, config_source = read_config(repo, base_sha, override=config, path=config_path)
@@ -72,7 +93,11 @@ def load_git_sides(
     if config is None and config_path in changed_files:
         notes.append(config_change_note(cfg, repo.file_text(config_path, head_sha)))
     paths = sorted(p for p in set(base_tree) | set(head_tree) if cfg.matches(p))
-    if not paths:
+    listed = _listed(list_side, cfg, merge_base, head_sha)
+    if listed is not None:
+        base, head = listed
+        paths = []
+    elif not paths:
         globs = ", ".join(cfg.paths)
         raise InputError(
             f"no tool-definition files at {merge_base[:7]} (merge base) or {head_sha[:7]} ({head_ref}): "
@@ -86,11 +111,12 @@ def load_git_sides(
     def read(blob: str, path: str) -> str:
         return repo.blob_text(blob, path=path)
 
-    fmt = cfg.format.value
-    base = load_snapshot(paths, blobs=base_tree, read=read, fmt=fmt, on_error=skipped)
-    head = load_snapshot(
-        paths, blobs=head_tree, read=read, fmt=fmt, on_summary=lambda line: notes.append(f"Head: {line}")
-    )
+    if listed is None:
+        fmt = cfg.format.value
+        base = load_snapshot(paths, blobs=base_tree, read=read, fmt=fmt, on_error=skipped)
+        head = load_snapshot(
+            paths, blobs=head_tree, read=read, fmt=fmt, on_summary=lambda line: notes.append(f"Head: {line}")
+        )
     user_cases: list[Case] = []
     if read_cases and cfg.cases:
         from app.audit.suite.cases_file import load_cases  # the suite's modules load word forms: only when needed

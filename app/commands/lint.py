@@ -16,7 +16,16 @@ from app.audit.rules.ruleset import load_rules
 from app.commands.inputs import load_config_file, load_inputs
 from app.commands.options import ConfigOpt, InputFormatOpt
 from app.commands.output import Writer
+from app.commands.server import (
+    ServerCommandOpt,
+    ServerEnvOpt,
+    ServerFlags,
+    ServerTimeoutOpt,
+    list_in,
+    server_config,
+)
 from app.config import CONFIG_PATH, RepoConfig
+from app.errors import InputError
 
 # Most severe first: `--fail-on warning` fails on errors and warnings.
 SEVERITY_ORDER = (Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.HINT)
@@ -41,7 +50,7 @@ def finding_line(f: Finding) -> str:
 
 
 def lint_command(
-    files: Annotated[list[Path], typer.Argument(help="Tool-definition files (data or source).")],
+    files: Annotated[list[Path] | None, typer.Argument(help="Tool-definition files (data or source).")] = None,
     config: ConfigOpt = None,
     only_config_paths: Annotated[
         bool,
@@ -55,16 +64,28 @@ def lint_command(
     ] = Severity.ERROR,
     fmt: Annotated[LintFormat, typer.Option("--format", "-f", help="Output format.")] = LintFormat.TEXT,
     input_format: InputFormatOpt = None,
+    server_command: ServerCommandOpt = None,
+    server_env: ServerEnvOpt = None,
+    server_timeout: ServerTimeoutOpt = None,
 ) -> None:
     """Static findings only: the rules over the given files, no selection runs (for pre-commit)."""
     writer = Writer(no_redact=False)
     settings = lint_config(config)
-    selected = [f for f in files if not only_config_paths or settings.matches(f.as_posix().removeprefix("./"))]
-    if not selected:
-        if fmt == LintFormat.JSON:
-            writer.write("[]")
-        return
-    toolset = load_inputs(selected, fmt=input_format or settings.format.value, config=settings)
+    if files and server_command is not None:
+        raise InputError("give definition files or --server-command, not both")
+    server = None if files else server_config(ServerFlags(server_command, server_env or [], server_timeout), settings)
+    if server is not None:
+        toolset = list_in(Path.cwd(), server, label="here", say=writer.message, prepare=False)
+        selected: list[Path] = []
+    else:
+        if not files:
+            raise InputError("lint needs definition files or --server-command")
+        selected = [f for f in files if not only_config_paths or settings.matches(f.as_posix().removeprefix("./"))]
+        if not selected:
+            if fmt == LintFormat.JSON:
+                writer.write("[]")
+            return
+        toolset = load_inputs(selected, fmt=input_format or settings.format.value, config=settings)
     results = evaluate(toolset, rules=load_rules(), settings=settings.rules)
     findings = sorted([*toolset.load_findings, *results.findings], key=Finding.sort_key)
     if fmt == LintFormat.JSON:
@@ -75,7 +96,8 @@ def lint_command(
             writer.write("\n".join(finding_line(f) for f in findings), inputs=[toolset])
         counts = {s: sum(f.severity == s for f in findings) for s in SEVERITY_ORDER}
         summary = ", ".join(f"{n} {s.value}" for s, n in counts.items() if n) or "no findings"
-        tools, read = _count(len(toolset.tools), "tool"), _count(len(selected), "file")
+        tools = _count(len(toolset.tools), "tool")
+        read = _count(len(selected), "file") if server is None else "the running server's tools/list"
         writer.message(f"toolchoice lint: {tools} in {read}: {summary}")
     worst = SEVERITY_ORDER[: SEVERITY_ORDER.index(fail_on) + 1]
     if any(f.severity in worst for f in findings):

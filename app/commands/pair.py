@@ -3,6 +3,7 @@ local repository (`diff --git`) or given; compared with the identical frozen sui
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,9 @@ from app.commands.git_repo import GitRepo
 from app.commands.git_sides import GitSides, load_git_sides
 from app.commands.inputs import load_config_file
 from app.commands.options import CommonOptions, Settings
+from app.commands.server import ServerFlags, list_at_commit, server_config
 from app.config import CONFIG_PATH, RepoConfig
+from app.errors import InputError
 from app.selector_factory import make_selector, plan_ranker
 
 
@@ -28,14 +31,32 @@ class Pair:
 
 
 def git_pair(
-    where: Path, base_ref: str, head_ref: str, *, common: CommonOptions, config_path: str = CONFIG_PATH
+    where: Path,
+    base_ref: str,
+    head_ref: str,
+    *,
+    common: CommonOptions,
+    config_path: str = CONFIG_PATH,
+    server: ServerFlags | None = None,
+    say: Callable[[str], None] = print,
+    refuse_server: str | None = None,
 ) -> Pair:
     """BASE...HEAD of the repository holding `where`, read the way the App reads a pull request; the config is
-    --config when given, else the file `config_path` at BASE."""
+    --config when given, else the file `config_path` at BASE. With a server to start (`server` flags or the
+    config's `server:`), each side's tools are what it lists in a temporary worktree of that commit, unless
+    `refuse_server` says why no server may be started here (an InputError)."""
     override = load_config_file(common.config) if common.config else None
     repo = GitRepo(where)
+
+    def list_side(config: RepoConfig, commit: str, label: str) -> ToolSet | None:
+        found = server_config(server or ServerFlags(), config)
+        if found is not None and refuse_server:
+            raise InputError(refuse_server)
+        return None if found is None else list_at_commit(repo, commit, found, label=label, say=say)
+
     sides = load_git_sides(
-        repo, base_ref, head_ref, config=override, config_path=config_path, read_cases=not common.cases
+        repo, base_ref, head_ref, config=override, config_path=config_path, read_cases=not common.cases,
+        list_side=list_side,
     )
     settings = common.settings(repo_config=sides.config, repo_cases=sides.user_cases)
     return Pair(

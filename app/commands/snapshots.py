@@ -11,8 +11,8 @@ from typing import Annotated
 
 import typer
 
-from app.commands.audit import ServerCommandOpt, ServerEnvOpt, ServerTimeoutOpt
 from app.commands.output import message
+from app.commands.server import ServerCommandOpt, ServerEnvOpt, ServerTimeoutOpt
 from app.errors import InputError
 
 SUFFIX = ".snap"
@@ -48,14 +48,16 @@ def snapshots_command(
     folder: Annotated[Path, typer.Argument(help="The folder to write, e.g. __toolsnaps__ (read by default).")],
     server_command: ServerCommandOpt = None,
     server_env: ServerEnvOpt = None,
-    server_timeout: ServerTimeoutOpt = 60.0,
+    server_timeout: ServerTimeoutOpt = None,
 ) -> None:
     """Write a running server's tools as one <tool>.snap file each (stale ones removed), for the App to read."""
-    from app.listing.stdio import list_tools
+    from app.listing.stdio import DEFAULT_TIMEOUT_S, list_tools
 
     if not server_command:
         raise InputError("snapshots needs --server-command")
-    listed = list_tools(server_command, cwd=Path.cwd(), env_names=server_env or (), timeout_s=server_timeout)
+    listed = list_tools(
+        server_command, cwd=Path.cwd(), env_names=server_env or (), timeout_s=server_timeout or DEFAULT_TIMEOUT_S
+    )
     written, removed = write_snapshots(folder, listed.tools)
     message(
         f"toolchoice: wrote {written} snapshots to {folder} ({removed} stale removed) from the running server "

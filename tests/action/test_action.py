@@ -224,3 +224,32 @@ def test_not_a_pull_request_event_is_a_clear_error(flow: Workflow) -> None:
     out = flow.run()
     assert out.returncode == 2
     assert "::error::ToolChoice:" in out.stdout and "on: pull_request" in out.stdout
+
+
+NOTES_SERVER = (ROOT / "tests" / "fixtures" / "servers" / "built_notes_server.py").read_text()
+NOTES_BUILD = "mkdir -p build && cp describe.src build/describe.txt"
+
+
+def _server_flow(flow: Workflow) -> None:
+    """Base and head of a repository whose tools only its running (built) server knows."""
+    flow.base = flow.repo.commit({"server.py": NOTES_SERVER, "describe.src": "Find notes.\n", ".gitignore": "build/\n"})
+    flow.head = flow.repo.commit({"describe.src": "Find notes whose title or text matches a query, newest first.\n"})
+
+
+def test_the_servers_at_both_sides_are_built_and_listed(flow: Workflow) -> None:
+    _server_flow(flow)
+    out = flow.run(**{"server-command": f"{sys.executable} server.py", "build-command": NOTES_BUILD})
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "tools listed by the running server notes" in out.stdout
+    [comment] = _comments(flow.fake)
+    assert "find_notes" in comment["body"]
+    assert flow.repo.git("worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+def test_no_server_is_started_on_pull_request_target(flow: Workflow) -> None:
+    _server_flow(flow)
+    flow.event_name = "pull_request_target"
+    out = flow.run(**{"server-command": f"{sys.executable} server.py", "build-command": NOTES_BUILD})
+    assert out.returncode == 2
+    assert "::error::ToolChoice: a server is not started on pull_request_target" in out.stdout
+    assert _comments(flow.fake) == []
