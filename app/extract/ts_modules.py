@@ -1,12 +1,13 @@
-"""Relative imports of TypeScript/JavaScript files: the constants a `./schemas.js` module declares (read, never run)."""
+"""Relative imports of TypeScript/JavaScript files: the scope of a `./schemas.js` module (read, never run)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tree_sitter import Node, Tree
+from tree_sitter import Tree
 
 from app.extract.treesitter import parser
+from app.extract.ts_imports import ModuleLoader
 from app.extract.ts_values import Scope
 
 # How deep imports are followed (a.ts imports b.ts, which imports c.ts): enough for schema modules.
@@ -18,11 +19,11 @@ class Modules:
     """Parses imported modules once per extraction run; `loader(file)` gives the ModuleLoader of one file."""
 
     def __init__(self) -> None:
-        self._cache: dict[Path, dict[str, Node] | None] = {}
+        self._cache: dict[Path, Scope | None] = {}
         self._trees: list[Tree] = []  # keeps the nodes' trees alive
 
-    def loader(self, importer: Path, depth: int = 0):  # type: ignore[no-untyped-def]
-        def load(spec: str) -> dict[str, Node] | None:
+    def loader(self, importer: Path, depth: int = 0) -> ModuleLoader:
+        def load(spec: str) -> Scope | None:
             target = _resolve(importer.parent, spec)
             if target is None or depth >= MAX_DEPTH:
                 return None
@@ -33,7 +34,7 @@ class Modules:
 
         return load
 
-    def _read(self, path: Path, depth: int) -> dict[str, Node] | None:
+    def _read(self, path: Path, depth: int) -> Scope | None:
         try:
             source = path.read_bytes()
         except OSError:
@@ -42,7 +43,7 @@ class Modules:
             ".js", ".mjs", ".cjs"} else "typescript"
         tree = parser(grammar).parse(source)
         self._trees.append(tree)
-        return Scope(tree.root_node, language=grammar, modules=self.loader(path, depth)).nodes
+        return Scope(tree.root_node, language=grammar, modules=self.loader(path, depth))
 
 
 def _resolve(folder: Path, spec: str) -> Path | None:

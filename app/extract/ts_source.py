@@ -1,4 +1,4 @@
-"""TypeScript/JavaScript: `server.registerTool`, `server.tool` and `{name, inputSchema}` literals, via tree-sitter."""
+"""TypeScript/JavaScript: `registerTool`, `tool`, fastmcp's `addTool`, `{name, inputSchema}` literals (tree-sitter)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from app.audit.models import LineRange
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
 from app.extract.treesitter import captures, fail, parser, short, span, text
 from app.extract.ts_entries import read_helper_entry
+from app.extract.ts_fastmcp import read_fastmcp_call
 from app.extract.ts_values import ModuleLoader, Scope
 from app.extract.zod import Zod
 
@@ -26,6 +27,8 @@ _OTHER_LIBRARIES = re.compile(
 _CANDIDATES = """
 (call_expression function: (member_expression property: (property_identifier) @method
   (#any-of? @method "registerTool" "registerToolTask" "tool"))) @call
+(call_expression function: (member_expression property: (property_identifier) @added
+  (#any-of? @added "addTool" "addTools"))) @fastmcp_call
 (call_expression function: (identifier) @helper (#match? @helper "[tT]ool$")
   arguments: (arguments . (object))) @helper_call
 (object [(pair key: (property_identifier) @key (#eq? @key "inputSchema"))
@@ -57,6 +60,9 @@ def extract_ts(
     for node in sorted(found.get("call", []), key=lambda n: n.start_byte):
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
             reader.call(node)
+    for node in sorted(found.get("fastmcp_call", []), key=lambda n: n.start_byte):
+        with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
+            read_fastmcp_call(reader, node)
     for node in sorted(found.get("helper_call", []), key=lambda n: n.start_byte):
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
             read_helper_entry(reader, node)

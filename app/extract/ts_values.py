@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from tree_sitter import Node
 
 from app.extract.common import Unresolved
 from app.extract.treesitter import ValueLines, captures, fail, short, string_children, text
+from app.extract.ts_imports import DEFAULT_EXPORT, ModuleLoader, bind_imports
+from app.extract.ts_operators import binary, template
 
 # Wrappers that do not change a value: `(x)`, `x as T`, `x satisfies T`, `x!`.
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression"}
 
 
 _DECLARATIONS = "(variable_declarator name: (identifier) value: (_)) @v"
-_IMPORTS = "(import_statement source: (string)) @import"
 _ENUMS = "(enum_declaration) @enum"
-# Loads a relative module ("./schemas.js") and returns its top-level constants (or None when not found).
-ModuleLoader = Callable[[str], "dict[str, Node] | None"]
+_DEFAULT = "(program (export_statement value: (_) @value))"
+
+__all__ = ["ModuleLoader", "Scope"]
 
 
 class Scope(ValueLines):
-    """`const NAME = <expr>` declarations of one file: top-level ones, else ones declared exactly once anywhere."""
+    """`const NAME = <expr>` declarations of one file: top-level ones, else ones declared exactly once anywhere.
+    Values imported from other files are resolved in the scope of their own file (`owners`)."""
 
     def __init__(
         self, root: Node, *, language: str = "typescript", modules: ModuleLoader | None = None
@@ -30,6 +32,7 @@ class Scope(ValueLines):
         self.root = root
         self.nodes: dict[str, Node] = {}
         self.namespaces: dict[str, dict[str, Node]] = {}
+        self.owners: dict[Node, Scope] = {root: self}  # the root of each file read -> that file's scope
         counts: dict[str, int] = {}
         anywhere: dict[str, Node] = {}
         for node in captures(language, _DECLARATIONS, root).get("v", []):
@@ -46,6 +49,7 @@ class Scope(ValueLines):
                 self.nodes[key] = value
         # `enum ToolName { ECHO = "echo" }`: members with a written value (TypeScript only).
         self.enums: dict[str, dict[str, Node]] = {}
+        self.enum_sizes: dict[str, int] = {}  # members with or without a written value
         if language != "javascript":
             for enum in captures(language, _ENUMS, root).get("enum", []):
                 name, body = enum.child_by_field_name("name"), enum.child_by_field_name("body")
@@ -56,36 +60,21 @@ class Scope(ValueLines):
                 }
                 if name is not None:
                     self.enums[text(name)] = members  # type: ignore[assignment]
+                    self.enum_sizes[text(name)] = sum(
+                        1 for m in (body.named_children if body is not None else [])
+                        if m.type in {"enum_assignment", "property_identifier", "string"})
+        for value in captures(language, _DEFAULT, root).get("value", []):
+            self.nodes[DEFAULT_EXPORT] = value
         if modules is not None:
-            self._imports(root, language, modules)
+            bind_imports(self, root, language, modules)
         self._busy: set[str] = set()
 
-    def _imports(self, root: Node, language: str, modules: ModuleLoader) -> None:
-        """Constants imported from relative modules (`import { A as B } from "./x.js"`, `import * as ns`)."""
-        own = set(self.nodes)
-        for statement in captures(language, _IMPORTS, root).get("import", []):
-            source = statement.child_by_field_name("source")
-            spec = string_children(source) if source is not None else ""
-            if not spec.startswith("."):
-                continue
-            foreign = modules(spec)
-            if not foreign:
-                continue
-            for name, node in foreign.items():  # their own helpers, for names used inside imported values
-                self.nodes.setdefault(name, node)
-            for clause in statement.named_children:
-                if clause.type != "import_clause":
-                    continue
-                for part in clause.named_children:
-                    if part.type == "namespace_import" and part.named_children:
-                        self.namespaces[text(part.named_children[-1])] = foreign
-                    elif part.type == "named_imports":
-                        for spec_node in part.named_children:
-                            name_node = spec_node.child_by_field_name("name")
-                            alias = spec_node.child_by_field_name("alias") or name_node
-                            known = name_node is not None and alias is not None and text(name_node) in foreign
-                            if known and text(alias) not in own:  # type: ignore[arg-type]
-                                self.nodes[text(alias)] = foreign[text(name_node)]  # type: ignore[arg-type]
+    def _owner(self, node: Node) -> Scope:
+        """The scope of the file `node` is written in (an imported module's, or this one's)."""
+        top = node
+        while top.parent is not None:
+            top = top.parent
+        return self.owners.get(top, self)
 
     def _member(self, node: Node) -> Node | None:
         """`ns.X` of an imported namespace, `Enum.X` of an enum, `CONSTS.X` of a same-file object literal."""
@@ -111,17 +100,31 @@ class Scope(ValueLines):
                     return child.child_by_field_name("value")
         return None
 
+    def enum_members(self, node: Node) -> dict[str, Node] | None:
+        """The members of the TS enum `node` names (None: not an enum); an enum with members whose values
+        TypeScript numbers itself is a finding."""
+        owner = self._owner(node)
+        name = text(node)
+        if node.type != "identifier" or name not in owner.enums:
+            return None
+        members = owner.enums[name]
+        if owner.enum_sizes.get(name, len(members)) != len(members):
+            raise fail(node, f"the enum `{name}` has members without a written value")
+        return members
+
     def resolve(self, node: Node) -> Node:
         """Follow identifiers and transparent wrappers to the expression that defines the value."""
-        seen: set[str] = set()
+        seen: set[tuple[int, str]] = set()
         while True:
+            owner = self._owner(node) if node.type in {"identifier", "member_expression",
+                                                        "subscript_expression"} else self
             if node.type in _TRANSPARENT and node.named_children:
                 node = node.named_children[0]
-            elif node.type == "identifier" and text(node) in self.nodes and text(node) not in seen:
-                seen.add(text(node))
-                node = self.nodes[text(node)]
+            elif node.type == "identifier" and text(node) in owner.nodes and (id(owner), text(node)) not in seen:
+                seen.add((id(owner), text(node)))
+                node = owner.nodes[text(node)]
             elif node.type in {"member_expression", "subscript_expression"}:
-                member = self._member(node)
+                member = owner._member(node)
                 if member is None:
                     return node
                 node = member
@@ -131,8 +134,10 @@ class Scope(ValueLines):
     def value(self, node: Node) -> Any:
         node = self.resolve(node)
         kind = node.type
-        if kind in {"string", "template_string"}:
+        if kind == "string":
             return string_children(node)
+        if kind == "template_string":
+            return template(node, self.value)
         if kind == "number":
             return _number(text(node), node)
         if kind in {"true", "false"}:
@@ -152,17 +157,12 @@ class Scope(ValueLines):
             return out
         if kind == "object":
             return self.object(node)
-        if kind == "binary_expression" and text(node.child_by_field_name("operator") or node) == "+":
-            left = self.value(node.child_by_field_name("left"))  # type: ignore[arg-type]
-            right = self.value(node.child_by_field_name("right"))  # type: ignore[arg-type]
-            if isinstance(left, str) or isinstance(right, str):
-                return _js_str(left) + _js_str(right)
-            if isinstance(left, (int, float)) and isinstance(right, (int, float)):
-                return left + right
-        if kind == "unary_expression" and text(node).startswith("-"):
+        if kind == "binary_expression":
+            return binary(node, self.value)
+        if kind == "unary_expression" and text(node).startswith(("-", "+")):
             operand = self.value(node.named_children[0])
-            if isinstance(operand, (int, float)):
-                return -operand
+            if isinstance(operand, (int, float)) and not isinstance(operand, bool):
+                return -operand if text(node).startswith("-") else operand
         if kind == "call_expression":
             return self._call(node)
         if kind == "identifier":
@@ -276,12 +276,3 @@ def _number(raw: str, node: Node) -> int | float:
     # JSON written by JavaScript has no 1.0: integral numbers print as integers.
     return int(value) if value.is_integer() and abs(value) < 2**63 else value
 
-
-def _js_str(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)

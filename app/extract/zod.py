@@ -6,7 +6,6 @@ zod 3 through zod-to-json-schema (older SDKs: `additionalProperties: false` on e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from tree_sitter import Node
@@ -14,15 +13,11 @@ from tree_sitter import Node
 from app.extract.common import Unresolved
 from app.extract.treesitter import fail, short, text
 from app.extract.ts_values import Scope
+from app.extract.zod_composites import Prop, composite_base, composite_modifier, enum_schema
 from app.extract.zod_patterns import IGNORED_MODIFIERS, PRIMITIVE_TYPES, STRING_FORMATS, ZOD4_STRING_FORMATS
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 _SAFE = 9007199254740991
-@dataclass
-class Prop:
-    schema: dict[str, Any]
-    optional: bool = False
-    has_default: bool = False
 
 
 class Zod:
@@ -85,8 +80,12 @@ class Zod:
         return prop
 
     def _base(self, name: str, args: list[Node], call: Node, *, output: bool) -> Prop:
+        if name in {"bigint", "date"} and self.zod4:
+            raise fail(call, f"zod 4 cannot list `z.{name}()` in JSON Schema (the server fails to list it)")
         if name in PRIMITIVE_TYPES:
             schema: dict[str, Any] = {"type": PRIMITIVE_TYPES[name]}
+            if name == "bigint":
+                schema["format"] = "int64"
             if name == "int" and self.zod4:
                 schema.update(minimum=-_SAFE, maximum=_SAFE)
             if name == "date":
@@ -110,12 +109,16 @@ class Zod:
         if name == "array" and args:
             return Prop({"type": "array", "items": self.prop(args[0], output=output).schema})
         if name == "enum" and args:
+            if self.zod4 and self.scope.resolve(args[0]).type != "array":
+                return Prop(enum_schema(self, args[0]))  # zod 4's z.enum of an enum-like object
             values = self.scope.value(args[0])
             if isinstance(values, dict):
                 values = list(values.values())
             return Prop({"type": "string", "enum": values})
         if name == "literal" and args:
             value = self.scope.value(args[0])
+            if value is None and not self.zod4:  # zod-to-json-schema: `typeof null` is "object"
+                return Prop({"type": "object"})
             return Prop({**_type_of(value), "const": value})
         if name in {"union", "discriminatedUnion"} and args:
             options = self.scope.resolve(args[-1])
@@ -128,11 +131,18 @@ class Zod:
         if name == "record" and args:
             value = self.prop(args[-1], output=output).schema
             out: dict[str, Any] = {"type": "object"}
+            keys = self.prop(args[0], output=output).schema if len(args) == 2 else {"type": "string"}
             if self.zod4:
-                keys = self.prop(args[0], output=output).schema if len(args) == 2 else {"type": "string"}
                 out["propertyNames"] = keys
+            elif keys.get("type") == "string" and len(keys) > 1:  # zod-to-json-schema: a checked or enum key
+                out["propertyNames"] = {k: v for k, v in keys.items() if k != "type"}
             out["additionalProperties"] = value
+            if self.zod4 and isinstance(keys.get("enum"), list):  # every key of an enum must be present
+                out["required"] = list(keys["enum"])
             return Prop(out)
+        composite = composite_base(self, name, args, call, output=output)
+        if composite is not None:
+            return composite
         raise fail(call, f"the zod schema `z.{name}(...)` is not supported")
 
     def _modifier(self, prop: Prop, name: str, args: list[Node], call: Node, *, output: bool) -> Prop:
@@ -200,6 +210,8 @@ class Zod:
             schema.pop("required", None)
             if required:
                 schema["required"] = required
+        elif composite_modifier(self, prop, name, args, call, output=output):
+            pass
         elif name not in IGNORED_MODIFIERS:
             raise fail(call, f"the zod method `.{name}()` is not supported")
         return prop
@@ -245,6 +257,8 @@ class Zod:
                 return {"type": kinds.pop(), "enum": [s["const"] for s in schemas]}
         if schemas and all(set(s) == {"type"} and isinstance(s["type"], str) for s in schemas):
             return {"type": [s["type"] for s in schemas]}  # a union of bare types is a type list
+        if self.zod4 and schemas and all(set(s) == {"type"} for s in schemas):  # zod 4 joins type lists too
+            return {"type": [t for s in schemas for t in (s["type"] if isinstance(s["type"], list) else [s["type"]])]}
         return {"anyOf": schemas}
 
 

@@ -52,7 +52,6 @@ IGNORED_MODIFIERS = {
     "pipe",
     "brand",
     "catch",
-    "readonly",
     "trim",
     "toLowerCase",
     "toUpperCase",
@@ -60,8 +59,6 @@ IGNORED_MODIFIERS = {
     "safe",
     "check",
     "overwrite",
-    "passthrough",
-    "loose",
     "strip",
     "nonempty_",
 }
