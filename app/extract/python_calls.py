@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from app.extract.common import Draft, FileResult, Language, Unresolved
+from app.extract.python_aliases import assignments, keeps_signature, local_assignment
 from app.extract.python_ast import dotted, keyword, node_lines
+from app.extract.python_docstrings import compiled_docstring
 from app.extract.python_values import Constants, ModuleLoader
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -90,6 +92,9 @@ class Handlers:
         self.functions: dict[str, list[Function]] = {}
         self.classes: list[ast.ClassDef] = []
         self.imports: dict[str, tuple[str, int, str | None]] = {}  # local -> (module, level, name or None)
+        # Wrapper calls (`wrap(fn)`) met while finding a handler, whose effect on the signature is not known.
+        self.wrapped: list[ast.Call] = []
+        self._following: set[int] = set()
         for node in ast.walk(tree):
             if isinstance(node, _FUNCTIONS):
                 self.functions.setdefault(node.name, []).append(node)
@@ -112,7 +117,7 @@ class Handlers:
             if handler.id in self.imports:
                 module, level, name = self.imports[handler.id]
                 return self._foreign(module, level, name or handler.id)
-            return None
+            return self._aliased(handler, at)
         if isinstance(handler, ast.Attribute) and isinstance(handler.value, ast.Name):
             owner = handler.value.id
             if owner in {"self", "cls"}:
@@ -124,6 +129,23 @@ class Handlers:
                     return self._foreign(module, level, handler.attr)
                 return self._foreign(f"{module}.{name}" if module else name, level, handler.attr)
         return None
+
+    def _aliased(self, handler: ast.Name, at: ast.AST) -> tuple[Function, Module | None] | None:
+        """A local name assigned once before the call, in its function (or the module): `alias = self.find`
+        or `handler = wrap(fn)`; the function it names (a wrapper is noted in `self.wrapped`)."""
+        value = local_assignment(self.tree, handler.id, at)
+        if value is None or id(value) in self._following:
+            return None
+        self._following.add(id(value))
+        try:
+            if isinstance(value, ast.Call) and len(value.args) >= 1:
+                found = self.find(value.args[0], at)
+                if found is not None and not keeps_signature(value, self.tree):
+                    self.wrapped.append(value)
+                return found
+            return self.find(value, at) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        finally:
+            self._following.discard(id(value))
 
     def _unique(self, candidates: list[Function], *, top_level: bool) -> Function | None:
         if top_level:
@@ -164,9 +186,12 @@ def docstring(fn: Function) -> str | None:
     return None
 
 
-def with_doc_attributes(decorator: ast.Call, handler: ast.expr, fn: Function) -> ast.Call:
-    """`description=handler.__doc__`: the handler's docstring, as the text of its literal."""
+def with_doc_attributes(decorator: ast.Call, handler: ast.expr, fn: Function, *, stripped: bool = False) -> ast.Call:
+    """`description=handler.__doc__`: the handler's docstring, as the text of its literal (`stripped`: as Python
+    3.13+ compiles it, python_project.py)."""
     doc = docstring(fn)
+    if doc is not None and stripped:
+        doc = compiled_docstring(doc)
     keywords = []
     for kw in decorator.keywords:
         value = kw.value
@@ -190,6 +215,7 @@ class CallRegistrations:
     _others: dict[Path, Any]
     _from_function: set[str] | None
     origin: Path | None
+    strips_docstrings: bool | None
 
     def _decorated(self, fn: Function, deco: ast.expr) -> Draft | None:  # provided by the reader
         raise NotImplementedError
@@ -207,7 +233,16 @@ class CallRegistrations:
         if isinstance(reg.handler, ast.Name) and reg.handler.id in self._from_function and \
                 isinstance(call.func, ast.Attribute) and call.func.attr == "add_tool":
             return None  # the Tool.from_function(...) it adds is read where it is built
+        self._handlers.wrapped = []
         found = self._handlers.find(reg.handler, call)
+        local = reg.handler.id if isinstance(reg.handler, ast.Name) else ""
+        reassigned = sorted(assignments(self.tree, local, call), key=lambda s: s.lineno) if local else []
+        if found is None and len(reassigned) > 1:
+            self.result.unresolved("a tool registration", Unresolved(
+                f"its handler `{local}` is assigned {len(reassigned)} times (lines "
+                f"{', '.join(str(s.lineno) for s in reassigned)}); which one is registered is decided at run time",
+                line=call.lineno, end_line=call.end_lineno))
+            return None
         if found is None:
             if isinstance(call.func, ast.Call) or "from_function" in (dotted(call.func) or ""):
                 self.result.unresolved("a tool registration", Unresolved(
@@ -215,7 +250,7 @@ class CallRegistrations:
                     "a module it imports", line=call.lineno, end_line=call.end_lineno))
             return None
         fn, module = found
-        decorator = with_doc_attributes(reg.decorator, reg.handler, fn)
+        decorator = with_doc_attributes(reg.decorator, reg.handler, fn, stripped=self.strips_docstrings is not False)
         reader: Any = self
         if module is not None:  # the handler lives in another module: read it there, with this call's options
             decorator = self._evaluated(decorator)
@@ -231,6 +266,11 @@ class CallRegistrations:
                 draft.name_lines = node_lines(reg.handler)
         draft.tool_lines = node_lines(call)
         draft.server = draft.server or None
+        for wrapper in self._handlers.wrapped:
+            self.result.unresolved(f"the parameters of tool `{draft.name}`", Unresolved(
+                f"`{ast.unparse(wrapper)[:40]}` wraps the handler; its parameters and docstring are read from "
+                f"`{fn.name}`, as a wrapper made with functools.wraps keeps them", line=wrapper.lineno,
+                end_line=wrapper.end_lineno), tool=draft.name)
         return draft
 
     def _evaluated(self, decorator: ast.Call) -> ast.Call:

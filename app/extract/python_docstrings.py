@@ -1,11 +1,61 @@
-"""Split a docstring into its text and its parameter descriptions (Google `Args:`, NumPy, Sphinx `:param:`),
-as FastMCP 3's parser does."""
+"""Tool descriptions from docstrings as each library sends them, and FastMCP 3's split into text and parameters.
+
+What each library sends (read from their sources):
+- the MCP SDK's FastMCP (`mcp.server.fastmcp`, mcp 1.x) and MCPServer (`mcp.server.mcpserver`, mcp 2.x), and
+  standalone FastMCP 1.x and 2.0-2.8: `description or fn.__doc__ or ""`, the raw `__doc__` (Args included, no
+  parameter descriptions). Python 3.13+ strips the docstring's indentation when compiling (compiled_docstring).
+- FastMCP 2.9 to 3.2.3: `inspect.getdoc(fn)`, the whole docstring cleaned (None without one).
+- FastMCP 3.2.4 and later (PrefectHQ/fastmcp PR #3872): Google, NumPy or Sphinx parameter sections are parsed;
+  the text above them is the description and each parameter's text its schema description (parse_docstring).
+  Explicit `description=` texts are never parsed.
+
+The Python version matters for the raw `__doc__` only: Python 3.13 and later strip the docstring's common
+indentation when compiling, older ones keep it. It is read, never guessed, from the nearest project folder above
+the file (python_project.py): its `.python-version` (what uv and pyenv run), else the `requires-python` of its
+`pyproject.toml` when the range lies wholly below or wholly at/above 3.13; the first folder holding either file
+is the project root. When they do not decide, the text is shown as a current Python (3.13+) sends it, with a TC090
+saying an older Python keeps the indentation (only when the two differ: one-line docstrings need no version).
+"""
 
 from __future__ import annotations
 
 import inspect
 import re
 import textwrap
+from enum import StrEnum
+
+
+class DocStyle(StrEnum):
+    RAW = "raw"  # `fn.__doc__` as compiled
+    GETDOC = "getdoc"  # inspect.getdoc(fn)
+    PARSED = "parsed"  # FastMCP's docstring parser: text above the parameter section, parameters apart
+
+
+# FastMCP versions where the docstring handling changed (its tools/tool.py and PR #3872).
+GETDOC_SINCE = (2, 9, 0)
+PARSED_SINCE = (3, 2, 4)
+
+
+def doc_style(*, sdk: bool, fastmcp_major: int, fastmcp_version: tuple[int, int, int] | None) -> DocStyle:
+    """The docstring handling of the library: the SDK's, else FastMCP's by its exact version when a lock or pin
+    gives it, else by its major version (a range installs the newest release of that major)."""
+    if sdk or fastmcp_major <= 1:
+        return DocStyle.RAW
+    version = fastmcp_version if fastmcp_version is not None and fastmcp_version[0] == fastmcp_major else None
+    if version is None:
+        return DocStyle.GETDOC if fastmcp_major == 2 else DocStyle.PARSED
+    if version < GETDOC_SINCE:
+        return DocStyle.RAW
+    return DocStyle.GETDOC if version < PARSED_SINCE else DocStyle.PARSED
+
+
+def compiled_docstring(raw: str) -> str:
+    """`__doc__` as Python 3.13+ compiles it: tabs expanded, the first line's leading spaces and the smallest
+    indentation of the other non-blank lines removed (blank lines and trailing text kept, unlike cleandoc)."""
+    lines = raw.expandtabs().split("\n")
+    margin = min((len(line) - len(line.lstrip(" ")) for line in lines[1:] if line.lstrip(" ")), default=0)
+    rest = [line[min(margin, len(line) - len(line.lstrip(" "))):] for line in lines[1:]]
+    return "\n".join([lines[0].lstrip(" "), *rest])
 
 _PARAM_SECTIONS = {"args", "arguments", "params", "parameters", "keyword args", "keyword arguments", "other parameters"}
 _SECTIONS = _PARAM_SECTIONS | {

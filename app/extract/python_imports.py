@@ -42,9 +42,34 @@ def imports_any(tree: ast.Module, packages: set[str]) -> bool:
 
 
 def imports_sdk_fastmcp(tree: ast.Module) -> bool:
-    return any(
-        isinstance(n, ast.ImportFrom)
-        and (n.module or "").startswith("mcp.server.fastmcp")
-        and any(a.name == "FastMCP" for a in n.names)
-        for n in tree.body
-    )
+    return server_library(tree) == SDK
+
+
+SDK, STANDALONE = "sdk", "fastmcp"
+# The server classes of the MCP SDK: FastMCP (mcp 1.x, `mcp.server.fastmcp`) and MCPServer (mcp 2.x).
+_SDK_SERVERS = {"FastMCP", "MCPServer"}
+
+
+def server_library(tree: ast.Module) -> str | None:
+    """SDK when the module imports the MCP SDK's server class, else STANDALONE when it imports from `fastmcp`."""
+    found: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            module = node.module or ""
+            if module.startswith("mcp.server") and any(a.name in _SDK_SERVERS for a in node.names):
+                found.add(SDK)
+            elif module.split(".")[0] == "fastmcp":
+                found.add(STANDALONE)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(("mcp.server.fastmcp", "mcp.server.mcpserver")):
+                    found.add(SDK)
+                elif alias.name.split(".")[0] == "fastmcp":
+                    found.add(STANDALONE)
+    return SDK if SDK in found else next(iter(found), None)
+
+
+def imported_names(tree: ast.Module) -> list[tuple[str, int, str, str]]:
+    """(module, level, name, local name) of each `from <module> import name` at module level, in source order."""
+    return [(node.module or "", node.level, alias.name, alias.asname or alias.name) for node in tree.body
+            if isinstance(node, ast.ImportFrom) for alias in node.names]

@@ -1,5 +1,5 @@
-"""Python registrations inside `for` loops over literals: `for fn in [a, b]: mcp.tool()(fn)` and
-`for name, fn in {...}.items(): ...` define one tool per element, read with the loop variables bound."""
+"""Python registrations inside `for` loops and comprehensions over literals: `for fn in [a, b]: mcp.tool()(fn)`,
+`[Tool(name=k, ...) for k, v in SPECS.items()]` define one tool per element, read with the loop variables bound."""
 
 from __future__ import annotations
 
@@ -10,17 +10,25 @@ from typing import Any
 
 from app.extract.python_values import Constants
 
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
 
 def loop_bindings(tree: ast.Module, constants: Constants) -> dict[int, list[dict[str, ast.expr]]]:
     """Calls inside `for v in [a, b]` / `for k, v in {...}.items()` over literals: one binding per element."""
     out: dict[int, list[dict[str, ast.expr]]] = {}
     for loop in ast.walk(tree):
-        if not isinstance(loop, ast.For):
+        if isinstance(loop, ast.For):
+            target, iterable, body = loop.target, loop.iter, list[ast.AST](loop.body)
+        elif isinstance(loop, _COMPREHENSIONS) and len(loop.generators) == 1 and not loop.generators[0].ifs \
+                and not loop.generators[0].is_async:  # a filter would drop elements for reasons known at run time
+            target, iterable = loop.generators[0].target, loop.generators[0].iter
+            body = [loop.key, loop.value] if isinstance(loop, ast.DictComp) else [loop.elt]
+        else:
             continue
-        bindings = list(_bindings(loop.target, loop.iter, constants))
+        bindings = list(_bindings(target, iterable, constants))
         if not bindings:
             continue
-        for node in (n for stmt in loop.body for n in ast.walk(stmt)):
+        for node in (n for part in body for n in ast.walk(part)):
             if isinstance(node, ast.Call):
                 out[id(node)] = [{**outer, **inner} for outer in out.get(id(node), [{}]) for inner in bindings]
     return out
@@ -72,5 +80,17 @@ class _Substitute(ast.NodeTransformer):
 
 
 def bound(call: ast.Call, binding: dict[str, ast.expr]) -> ast.Call:
-    """`call` with the loop variables replaced by one element's values (each keeps its lines)."""
-    return _Substitute(binding).visit(copy.deepcopy(call))  # type: ignore[no-any-return]
+    """`call` with the loop variables replaced by one element's values (each keeps its lines); a `**spec` whose
+    element is a dict literal becomes its keyword arguments (`Tool(**spec) for spec in SPECS`)."""
+    out: ast.Call = _Substitute(binding).visit(copy.deepcopy(call))
+    keywords: list[ast.keyword] = []
+    for kw in out.keywords:
+        spread = kw.value
+        if kw.arg is None and isinstance(spread, ast.Dict) and all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in spread.keys):
+            keywords.extend(ast.keyword(arg=str(k.value), value=v)
+                            for k, v in zip(spread.keys, spread.values, strict=True) if isinstance(k, ast.Constant))
+        else:
+            keywords.append(kw)
+    out.keywords = keywords
+    return out

@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 from app.extract.python_calls import Module, Opener
+from app.extract.python_members import Definitions
 from app.extract.python_values import ModuleLoader, module_definitions
 
 # How many folders above the importing file an absolute `pkg.module` may start (src/ layouts, monorepos).
@@ -18,7 +19,7 @@ class PyModules:
     `opener(file)` the modules it imports as trees (for the functions registered as tools)."""
 
     def __init__(self) -> None:
-        self._cache: dict[Path, dict[str, ast.expr | ast.ClassDef] | None] = {}
+        self._cache: dict[Path, Definitions | None] = {}
         self._trees: dict[Path, ast.Module | None] = {}
         self._modules: dict[Path, Module | None] = {}
         self._found: dict[tuple[Path, str, int], Path | None] = {}
@@ -37,7 +38,7 @@ class PyModules:
         return open_module
 
     def loader(self, importer: Path) -> ModuleLoader:
-        def load(module: str, level: int) -> dict[str, ast.expr | ast.ClassDef] | None:
+        def load(module: str, level: int) -> Definitions | None:
             target = self._find(importer, module, level)
             if target is None:
                 return None

@@ -11,12 +11,15 @@ from typing import Any
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded, lines
 from app.extract.python_ast import dotted, keyword, last_name, node_lines, statements, walk
 from app.extract.python_calls import CallRegistrations, Handlers, Opener
-from app.extract.python_docstrings import parse_docstring
-from app.extract.python_imports import OTHER_FRAMEWORKS, imports_any, imports_sdk_fastmcp, speaks_mcp
+from app.extract.python_docstrings import DocStyle, compiled_docstring, doc_style, parse_docstring
+from app.extract.python_imports import OTHER_FRAMEWORKS, SDK, imports_any, speaks_mcp
+from app.extract.python_library import library_of
 from app.extract.python_loops import bound, loop_bindings
 from app.extract.python_lowlevel import LiteralReader
 from app.extract.python_mounts import apply_mounts, listing_overrides, read_mount
+from app.extract.python_project import fastmcp_version, strips_docstrings
 from app.extract.python_results import ResultFields
+from app.extract.python_tool_classes import ClassTools
 from app.extract.python_types import TypeReader
 from app.extract.python_values import Constants, ModuleLoader
 
@@ -58,18 +61,24 @@ class _Reader(CallRegistrations, ResultFields):
     ) -> None:
         self.tree = tree
         self.result = result
-        self.constants = Constants(tree, modules=modules)
+        self.constants = Constants(tree, modules=modules, origin=origin)
         # The MCP SDK's own FastMCP lists pydantic titles; the standalone `fastmcp` package prunes them.
-        self.sdk_flavour = imports_sdk_fastmcp(tree) if sdk_flavour is None else sdk_flavour
+        # Decided by the module that builds the server object when this one imports it (python_library.py).
+        self.sdk_flavour = library_of(tree, opener) == SDK if sdk_flavour is None else sdk_flavour
         self.speaks_mcp = speaks_mcp(tree)
         self.other_framework = imports_any(tree, OTHER_FRAMEWORKS)
         # The standalone package's major version (from the project's lock or requirements); 0 for the SDK's.
         self.fastmcp_major = 0 if self.sdk_flavour else fastmcp_major
+        # How docstrings become descriptions (python_docstrings.py), and whether `__doc__` is indentation-stripped.
+        self.doc_style = doc_style(sdk=self.sdk_flavour, fastmcp_major=fastmcp_major,
+                                   fastmcp_version=fastmcp_version(origin))
+        self.strips_docstrings = strips_docstrings(origin)
         self.types = TypeReader(tree, self.constants, titles=self.sdk_flavour)
         self.literals = LiteralReader(self.constants, self.types, TypeReader(tree, self.constants, titles=True),
                                       result)
         self.opener = opener
         self.origin = origin
+        self.class_tools = ClassTools(tree, self.constants, opener, self.literals, result)
         self._handlers: Handlers | None = None
         self._others: dict[Path, _Reader] = {}
         self._from_function: set[str] | None = None
@@ -100,8 +109,11 @@ class _Reader(CallRegistrations, ResultFields):
                 bound(node, b) for b in self.loops.get(id(node), [])] if isinstance(node, ast.Call) else []
             for each in variants or [node]:
                 with guarded(self.result, node.lineno, node.end_lineno):
-                    for draft in self._candidates(each):
-                        found.append((node.lineno, draft))
+                    drafts = self._candidates(each)
+                    found.extend((node.lineno, draft) for draft in drafts)
+                    self._notes(drafts)
+        with guarded(self.result, 1):
+            found.extend(self.class_tools.inherited())  # classes whose imported base builds their Tool(...)
         self.result.drafts.extend(d for _, d in sorted(found, key=lambda item: item[0]))
         local = {d.server for d in self.result.drafts}
         renamed: dict[str, str] = {}
@@ -112,13 +124,21 @@ class _Reader(CallRegistrations, ResultFields):
                 renamed[before] = draft.name
         self.result.rename_findings(renamed)
 
+    def _notes(self, drafts: list[Draft]) -> None:
+        """Values read but open to change at run time (settings defaults), said on the tools that use them."""
+        notes, self.constants.notes = self.constants.notes, []
+        for note in {n.why: n for n in notes}.values():
+            for draft in drafts:
+                self.result.unresolved(f"tool `{draft.name}`", note, tool=draft.name)
+
     def _candidates(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Call) -> list[Draft]:
         """The tools one function or call defines (a function may carry several tool decorators)."""
         if isinstance(node, ast.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "Tool":
             # langchain and others have `Tool(name=...)` too; MCP's has an inputSchema or comes from an MCP import.
             if not (self.speaks_mcp or keyword(node, "inputSchema") is not None):
                 return []
-            drafts = [self.literals.read(node)]
+            in_class = self.class_tools.local(node)  # `Tool(name=self.name, ...)` in a tool class's method
+            drafts = in_class if in_class is not None else [self.literals.read(node)]
         elif self.other_framework and not self.speaks_mcp:
             return []  # `@agent.tool` of pydantic-ai and the like: not MCP tools
         elif isinstance(node, ast.Call):
@@ -139,6 +159,7 @@ class _Reader(CallRegistrations, ResultFields):
         if call is not None:
             enabled = keyword(call, "enabled")
             if isinstance(enabled, ast.Constant) and enabled.value is False:
+                self.result.not_sites.add(deco.lineno)
                 return None
             name_node = keyword(call, "name") or (call.args[0] if call.args else None)
             if name_node is not None:
@@ -161,7 +182,7 @@ class _Reader(CallRegistrations, ResultFields):
             self._field(draft, call, "description", "description")
         elif doc_description is not None:
             draft.fields["description"] = doc_description
-        elif self.sdk_flavour:
+        elif self.doc_style is DocStyle.RAW:  # `fn.__doc__ or ""`
             draft.fields["description"] = ""
         excluded: set[str] = set()
         exclude_node = keyword(call, "exclude_args") if call else None
@@ -191,11 +212,24 @@ class _Reader(CallRegistrations, ResultFields):
         ):
             return None, {}
         draft.description_lines = node_lines(first.value)
-        if self.sdk_flavour:
-            return first.value.value, {}
-        if self.fastmcp_major < 3:  # FastMCP 2 lists the whole docstring (inspect.getdoc)
-            return inspect.cleandoc(first.value.value) or None, {}
-        return parse_docstring(first.value.value)
+        raw = first.value.value
+        if self.doc_style is DocStyle.RAW:
+            return self._raw_doc(raw, draft, first.value), {}
+        if self.doc_style is DocStyle.GETDOC:
+            return inspect.cleandoc(raw) or None, {}
+        return parse_docstring(raw)
+
+    def _raw_doc(self, raw: str, draft: Draft, node: ast.expr) -> str:
+        """`fn.__doc__`: as written before Python 3.13, indentation-stripped from 3.13 on (python_project.py)."""
+        stripped = compiled_docstring(raw)
+        if self.strips_docstrings is False:
+            return raw
+        if self.strips_docstrings is None and stripped != raw:
+            self.result.unresolved(f"the description of tool `{draft.name}`", Unresolved(
+                "the raw docstring is sent; Python 3.13+ strips its indentation and older Pythons keep it, and the "
+                "project does not say which it runs on (.python-version, requires-python): shown as 3.13+ sends it",
+                line=node.lineno, end_line=node.end_lineno), tool=draft.name)
+        return stripped
 
     def _field(self, draft: Draft, call: ast.Call | None, kwarg: str, key: str) -> None:
         node = keyword(call, kwarg) if call else None

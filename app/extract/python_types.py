@@ -7,6 +7,7 @@ from typing import Any
 
 from app.extract.common import Unresolved
 from app.extract.python_ast import dotted, keyword
+from app.extract.python_enums import iterated_values
 from app.extract.python_fields import Param, apply_field, field_call
 from app.extract.python_values import Constants
 
@@ -152,11 +153,7 @@ class TypeReader:
     def _class(self, cls: ast.ClassDef) -> dict[str, Any]:
         bases = {_last(b) for b in cls.bases}
         if bases & {"Enum", "StrEnum", "IntEnum"}:
-            values = []
-            for stmt in cls.body:
-                if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
-                    values.append(self.constants.value(stmt.value))
-            out = _literal(values)
+            out = _literal(iterated_values(cls, self.constants.class_defs, self.constants.value))
             if self.titles:
                 out["title"] = cls.name
         elif "BaseModel" in bases:

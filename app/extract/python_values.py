@@ -6,17 +6,22 @@ import ast
 import inspect
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from app.audit.models import LineRange
 from app.extract.common import Unresolved
 from app.extract.python_ast import dotted, node_lines
+from app.extract.python_conditions import Conditions, is_condition
+from app.extract.python_instances import Function, module_functions
+from app.extract.python_locals import Locals
+from app.extract.python_members import Definitions, MemberReader, class_members, module_imports
 
 _NAMED = {"True": True, "False": False, "None": None}
 
 
 # Loads `from <module> import ...` (module name, relative level) and gives its module-level definitions, or None.
-ModuleLoader = Callable[[str, int], "dict[str, ast.expr | ast.ClassDef] | None"]
+ModuleLoader = Callable[[str, int], "Definitions | None"]
 
 
 def module_constants(tree: ast.Module) -> dict[str, ast.expr]:
@@ -30,39 +35,51 @@ def module_constants(tree: ast.Module) -> dict[str, ast.expr]:
     return nodes
 
 
-def module_definitions(tree: ast.Module) -> dict[str, ast.expr | ast.ClassDef]:
-    """Module-level constants and classes (Enums and pydantic models other files import)."""
-    out: dict[str, ast.expr | ast.ClassDef] = dict(module_constants(tree))
+def module_definitions(tree: ast.Module) -> Definitions:
+    """Module-level constants, classes (Enums and pydantic models other files import) and functions (factories)."""
+    out: Definitions = dict(module_functions(tree))
+    out.update(module_constants(tree))
     out.update({stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)})
     return out
 
 
-def _members(cls: ast.ClassDef) -> dict[str, ast.expr]:
-    return {
-        a.targets[0].id: a.value
-        for a in cls.body
-        if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
-    }
+class Constants(MemberReader, Locals, Conditions):
+    """Module-level `NAME = <literal>` assignments of one file (and of the modules it imports), evaluated lazily;
+    `origin` is the file's path when on disk (its project's Python version decides how Enum members print)."""
 
-
-class Constants:
-    """Module-level `NAME = <literal>` assignments of one file (and of the modules it imports), evaluated lazily."""
-
-    def __init__(self, tree: ast.Module, *, modules: ModuleLoader | None = None) -> None:
+    def __init__(self, tree: ast.Module, *, modules: ModuleLoader | None = None, origin: Path | None = None) -> None:
+        self.tree: ast.Module | None = tree
+        self.origin = origin
         self.nodes: dict[str, ast.expr] = module_constants(tree)
+        # Functions of this file and of the modules it imports by name (factories such as `get_settings`).
+        self.functions: dict[str, Function] = {}
         # Nodes that live in another file: their values are used, their lines are not this file's.
         self.foreign: set[int] = set()
         # Classes other modules define that this one imports (Enums, pydantic models), by local name.
         self.imported_classes: dict[str, ast.ClassDef] = {}
+        self.foreign_classes: dict[str, ast.ClassDef] = {}
         if modules is not None:
             self._imports(tree, modules)
+        self.functions.update(module_functions(tree))
         self.classes: dict[str, dict[str, ast.expr]] = {
-            name: _members(cls) for name, cls in self.imported_classes.items()
+            name: class_members(cls) for name, cls in self.imported_classes.items()
         }
-        self.classes.update({stmt.name: _members(stmt) for stmt in tree.body if isinstance(stmt, ast.ClassDef)})
+        self.classes.update({s.name: class_members(s) for s in tree.body if isinstance(s, ast.ClassDef)})
+        self.local_classes = {id(s) for s in tree.body if isinstance(s, ast.ClassDef)}
+        # Class definitions by name (imported modules' own classes too, for the objects they build).
+        self.class_defs: dict[str, ast.ClassDef] = {**self.foreign_classes, **self.imported_classes}
+        self.class_defs.update({stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)})
+        # Values read but open to change at run time (a settings default): said on the tool that uses them.
+        self.notes: list[Unresolved] = []
         self._busy: set[str] = set()
         # When a list, dict entries whose value is unknown are left out and their problem recorded here.
         self.lenient: list[Unresolved] | None = None
+        # Modules bound to a name (`import pkg.texts as texts`), loaded when first used.
+        self._modules, self._module_names = modules, module_imports(tree) if modules is not None else {}
+        self._namespaces: dict[str, Definitions | None] = {}
+        self._enums: dict[int, list[tuple[str, Any]]] = {}
+        self._python_311: bool | str | None = "unknown"
+        self._foreign_depth, self._functions, self._local_scopes = 0, None, {}
 
     def _imports(self, tree: ast.Module, modules: ModuleLoader) -> None:
         own = set(self.nodes)
@@ -72,17 +89,14 @@ class Constants:
             found = modules(stmt.module or "", stmt.level)
             if not found:
                 continue
-            for name, node in found.items():  # for names used inside the imported values
-                if isinstance(node, ast.ClassDef):
-                    continue
-                if name not in self.nodes:
-                    self.nodes[name] = node
-                    self.foreign.add(id(node))
+            self._merge(found)
             for alias in stmt.names:
                 local = alias.asname or alias.name
                 imported = found.get(alias.name)
                 if isinstance(imported, ast.ClassDef):
                     self.imported_classes[local] = imported
+                elif isinstance(imported, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self.functions[local] = imported
                 elif imported is not None and local not in own:
                     self.nodes[local] = imported
                     self.foreign.add(id(imported))
@@ -106,7 +120,16 @@ class Constants:
             self.lenient = None
 
     def value(self, node: ast.expr) -> Any:
-        """The value of a literal expression, or Unresolved saying why it needs the code to run."""
+        """The value of a literal expression, or Unresolved saying why it needs the code to run (then the notes
+        taken while reading it are dropped: they would explain a value that is not shown)."""
+        mark = len(self.notes)
+        try:
+            return self._value(node)
+        except Unresolved:
+            del self.notes[mark:]
+            raise
+
+    def _value(self, node: ast.expr) -> Any:
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
@@ -142,6 +165,8 @@ class Constants:
                 return -operand if isinstance(node.op, ast.USub) else operand
         if isinstance(node, ast.Call):
             return self._call(node)
+        if is_condition(node):
+            return self.condition_value(node)
         if isinstance(node, ast.Attribute):
             return self._member(node)
         return self._fail(node, f"a {_kind(node)} expression")
@@ -174,32 +199,25 @@ class Constants:
     def _name(self, node: ast.Name) -> Any:
         if node.id in _NAMED:
             return _NAMED[node.id]
-        target = self.nodes.get(node.id)
+        found = self.local(node)  # a variable of a function around the use comes first, as in Python
+        target, where_set = found if found is not None else (self.nodes.get(node.id), "")
         if target is None:
             self._fail(node, f"`{node.id}` is not a constant defined in this file")
-        if node.id in self._busy:
+        key = f"{node.id}{where_set}"
+        if key in self._busy:
             self._fail(node, f"`{node.id}` refers to itself")
-        self._busy.add(node.id)
+        self._busy.add(key)
+        foreign = not self.is_local(target)  # type: ignore[arg-type]
+        self._foreign_depth += foreign
         try:
             return self.value(target)  # type: ignore[arg-type]
         except Unresolved as exc:
-            where = f" (line {exc.line})" if exc.line != node.lineno else ""
-            if not self.is_local(target):  # type: ignore[arg-type]
-                where = " (imported)"
-            raise Unresolved(
-                f"`{node.id}`{where}: {exc.why}", line=node.lineno, end_line=getattr(node, "end_lineno", node.lineno)
-            ) from None
+            where = where_set or (f" (line {exc.line})" if exc.line != node.lineno else "")
+            raise Unresolved(f"`{node.id}`{' (imported)' if foreign else where}: {exc.why}", line=node.lineno,
+                             end_line=getattr(node, "end_lineno", node.lineno)) from None
         finally:
-            self._busy.discard(node.id)
-
-    def _member(self, node: ast.Attribute) -> Any:
-        """`Kind.MEMBER` or `Kind.MEMBER.value` of an Enum class of this file (listed by its value)."""
-        target = node.value if node.attr == "value" else node
-        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
-            members = self.classes.get(target.value.id, {})
-            if target.attr in members:
-                return self.value(members[target.attr])
-        return self._fail(node, f"`{ast.unparse(node)}` is not a constant defined in this file")
+            self._busy.discard(key)
+            self._foreign_depth -= foreign
 
     def _fstring(self, node: ast.JoinedStr) -> str:
         parts: list[str] = []
@@ -207,7 +225,8 @@ class Constants:
             if isinstance(part, ast.Constant) and isinstance(part.value, str):
                 parts.append(part.value)
             elif isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None:
-                value = self.value(part.value)
+                text = self.enum_text(part.value, formatted=True)  # `f"{Kind.MEMBER}"`
+                value = text if text is not None else self.value(part.value)
                 if not isinstance(value, (str, int)) or isinstance(value, bool):
                     self._fail(part, "an f-string substitution that is not a string constant")
                 parts.append(str(value))
@@ -226,8 +245,16 @@ class Constants:
         if isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1 \
                 and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
             return self._join(node.func.value.value, node)
+        if func == "str" and len(node.args) == 1 and not node.keywords:
+            text = self.enum_text(node.args[0], formatted=False)
+            value = text if text is not None else self.value(node.args[0])
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                return str(value)
         if func in {"dict"} and not node.args:
             return {kw.arg: self.value(kw.value) for kw in node.keywords if kw.arg or self._fail(kw.value, "a spread")}
+        found = self.helper_value(node)  # `page_properties()`: a function that only returns an expression
+        if found is not NotImplemented:
+            return found
         return self._fail(node, f"a call to `{func or _short(node.func)}` computed at run time")
 
     def _join(self, separator: str, node: ast.Call) -> str:
