@@ -17,6 +17,7 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract import go_methods
+from app.extract.common import Unresolved
 from app.extract.treesitter import fail, short, text
 
 # How deep helpers may call helpers; deeper chains are not followed (and recursion stops here).
@@ -24,11 +25,24 @@ MAX_DEPTH = 8
 _NO_RETURN = object()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Closure:
-    """A function literal held by a helper's variable (`variant := func(...) {...}`), called later."""
+    """A function literal held as a value (`variant := func(...) {...}`, `return func(s *Schema) {...}`), called
+    later; `env` holds the variables it closes over (None: those of the scope that calls it)."""
 
     node: Node
+    env: dict[str, Any] | None = None
+
+
+class Elsewhere(Unresolved):
+    """A problem inside a function of another file, placed at the call (its message names that file and line)."""
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The values of `xs...` passed to a variadic parameter."""
+
+    items: list[Any]
 
 
 @dataclass(frozen=True)
@@ -94,24 +108,45 @@ def type_specs(root: Node) -> dict[str, Node]:
     return out
 
 
-def call_function(callee: Any, decl: Node, args: list[Any], *, depth: int, at: Node,
-                  receiver: dict[str, Any] | None = None) -> Any:
-    """The value `decl` returns for `args` (already evaluated), read statement by statement."""
-    if depth > MAX_DEPTH:
-        raise fail(at, f"`{short(at)}` calls helpers too deep to follow")
+def parameter_names(decl: Node) -> tuple[list[str], str | None]:
+    """The names of a function's parameters in order, and the name of its variadic one (`opts ...Option`)."""
     names: list[str] = []
+    variadic: str | None = None
     params = decl.child_by_field_name("parameters")
     for param in params.named_children if params is not None else []:
         if param.type == "variadic_parameter_declaration":
-            raise fail(at, f"`{short(at)}` passes variadic arguments")
-        if param.type == "parameter_declaration":
+            name = param.child_by_field_name("name")
+            variadic = text(name) if name is not None else "_"
+        elif param.type == "parameter_declaration":
             names.extend(text(n) for n in param.children_by_field_name("name"))
-    if len(names) != len(args):
+    return names, variadic
+
+
+def call_function(callee: Any, decl: Node, args: list[Any], *, depth: int, at: Node,
+                  receiver: dict[str, Any] | None = None, outer: dict[str, Any] | None = None) -> Any:
+    """The value `decl` returns for `args` (already evaluated), read statement by statement. A function without
+    a result that runs to its end gives None (its effect is on the values it was given)."""
+    if depth > MAX_DEPTH:
+        raise fail(at, f"`{short(at)}` calls helpers too deep to follow")
+    names, variadic = parameter_names(decl)
+    spread = args[-1] if args and isinstance(args[-1], Spread) else None
+    fixed = args[:-1] if spread is not None else args
+    if any(isinstance(a, Spread) for a in fixed) or (spread is not None and len(fixed) != len(names)):
+        raise fail(at, f"`{short(at)}` spreads arguments ToolChoice cannot place")
+    bound = dict(zip(names, fixed, strict=False))
+    if variadic is not None:
+        bound[variadic] = list(fixed[len(names):]) + (list(spread.items) if spread is not None else [])
+    elif len(names) != len(fixed) or spread is not None:
         raise fail(at, f"`{short(at)}` passes arguments its helper does not name")
-    outer = callee.env if decl.type == "func_literal" else {}  # a closure sees its function's variables
-    scope = callee.bound({**outer, **(receiver or {}), **dict(zip(names, args, strict=True))}, depth=depth + 1)
+    if len(fixed) < len(names):
+        raise fail(at, f"`{short(at)}` passes arguments its helper does not name")
+    if outer is None:
+        outer = callee.env if decl.type == "func_literal" else {}  # a closure sees its function's variables
+    scope = callee.bound({**outer, **(receiver or {}), **bound}, depth=depth + 1)
     body = decl.child_by_field_name("body")
     result = _run(scope, body, at) if body is not None else _NO_RETURN
+    if result is _NO_RETURN and decl.child_by_field_name("result") is None:
+        return None
     if result is _NO_RETURN:
         raise fail(at, f"`{short(at)}` returns no value ToolChoice can follow")
     return result
@@ -133,6 +168,9 @@ def _run(scope: Any, node: Node, at: Node) -> Any:
             go_methods.declare(scope, stmt)
         elif kind == "expression_statement" and go_methods.writes_builder(scope, stmt):
             scope.value(stmt.named_children[0])  # `sb.WriteString(x)`: its effect is on the builder
+        elif kind == "expression_statement" and stmt.named_children and \
+                stmt.named_children[0].type == "call_expression":
+            scope.value(stmt.named_children[0])  # `o(s)`: a call followed for its effect on the values it is given
         elif kind == "for_statement" and (loop := go_methods.range_items(scope, stmt)) is not None:
             names, items = loop
             body = stmt.child_by_field_name("body")
@@ -166,6 +204,9 @@ def _assign(scope: Any, stmt: Node) -> None:
         return
     if not all(t.isidentifier() for t in targets) or not values:
         raise fail(stmt, f"`{short(stmt)}` in a helper is computed at run time")
+    if len(values) == 1 and len(targets) == 2 and values[0].type in {"type_assertion_expression", "index_expression"}:
+        scope.env.update(zip(targets, _comma_ok(scope, values[0]), strict=True))
+        return
     if len(values) == 1 and len(targets) > 1:
         result = scope.value(values[0])
         if not isinstance(result, tuple) or len(result) != len(targets):
@@ -184,6 +225,17 @@ def _assign(scope: Any, stmt: Node) -> None:
                       for t, v in zip(targets, values, strict=True)})
 
 
+def _comma_ok(scope: Any, node: Node) -> tuple[Any, bool]:
+    """`v, ok := x.(T)` (a value known here has its type) and `v, ok := m[k]` (ok: the key is present)."""
+    if node.type == "type_assertion_expression":
+        return scope.value(node), True
+    holder = scope.value(node.child_by_field_name("operand"))
+    if not isinstance(holder, dict):
+        raise fail(node, f"`{short(node)}` reads a map that is not known")
+    key = scope.value(node.child_by_field_name("index"))
+    return holder.get(key), key in holder
+
+
 def _set_path(scope: Any, target: Node, value: Any, stmt: Node) -> None:
     """`schema.Properties["page"].Description = v` on a value held by a helper's variable: set in place."""
     path: list[str] = []
@@ -194,12 +246,21 @@ def _set_path(scope: Any, target: Node, value: Any, stmt: Node) -> None:
         else:
             path.append(scope.json_key(text(node.child_by_field_name("field") or node)))
         node = node.child_by_field_name("operand")
-    holder = scope.env.get(text(node)) if node is not None and node.type == "identifier" else None
+    if node is not None and node.type == "identifier":
+        holder = scope.env.get(text(node))
+    else:  # `s["properties"].(map[string]any)[name] = p`: the map the expression gives
+        holder = scope.value(node) if node is not None else None
     for key in reversed(path[1:]):
         holder = holder.setdefault(key, {}) if isinstance(holder, dict) else None
     if not isinstance(holder, dict):
         raise fail(stmt, f"`{short(stmt)}` in a helper changes a value ToolChoice cannot follow")
     holder[path[0]] = value
+
+
+def _top(node: Node) -> Node:
+    while node.parent is not None:
+        node = node.parent
+    return node
 
 
 def _statements(block: Node) -> list[Node]:
@@ -228,6 +289,7 @@ class HelperCalls:
     def bound(self, env: dict[str, Any], *, depth: int) -> Any:
         scope = copy.copy(self)
         scope.env, scope.depth = env, depth
+        scope.arguments = {}  # type: ignore[attr-defined]  # a function's own parameters are in `env`
         return scope  # type: ignore[return-value]
 
     def follow_call(self, node: Node) -> Any:
@@ -237,14 +299,19 @@ class HelperCalls:
             return self.value(args[0]), None
         callee: HelperCalls | None = None
         decl: Node | None = None
+        package: Any = getattr(self, "package", None)
         if func is not None and func.type == "selector_expression":
             handled, result = go_methods.method_call(self, node, func, args)
             if handled:
                 return result
         if func is not None and func.type == "func_literal":  # `func() *jsonschema.Schema { ... }()`
             decl, callee = func, self
-        elif func is not None and isinstance(self.env.get(text(func)), Closure):  # `variant := func(...) {...}`
-            decl, callee = self.env[text(func)].node, self
+        elif func is not None and isinstance(closure := self.env.get(text(func)), Closure):  # a function value
+            values = [self.value(a) for a in args]
+            try:
+                return call_function(self, closure.node, values, depth=self.depth, at=node, outer=closure.env)
+            except Unresolved as exc:
+                raise self._placed(exc, node, closure.node, None) from None
         elif func is not None and func.type == "identifier" and text(func) in self.functions:
             decl, imports = self.functions[text(func)]
             callee = self._with_imports(imports)
@@ -255,7 +322,29 @@ class HelperCalls:
                 decl, callee = found[0], self._package_scope(package)._with_imports(found[1])
         if callee is None or decl is None:
             raise fail(node, f"`{short(node)}` is computed at run time")
-        return call_function(callee, decl, [self.value(a) for a in args], depth=self.depth, at=node)  # type: ignore[arg-type]
+        values = [Spread(list(self.value(a.named_children[0]) or [])) if a.type == "variadic_argument"
+                  else self.value(a) for a in args]
+        try:
+            return call_function(callee, decl, values, depth=self.depth, at=node)  # type: ignore[arg-type]
+        except Unresolved as exc:
+            raise self._placed(exc, node, decl, package) from None
+
+    def _placed(self, exc: Unresolved, call: Node, decl: Node, package: Any) -> Unresolved:
+        """A problem inside a function declared in another file than its call: placed at the call, naming the
+        file and line where it lies (the innermost such place)."""
+        call_top, decl_top = _top(call), _top(decl)
+        if call_top == decl_top or call_top.text == decl_top.text:
+            return exc
+        line, end = call.start_point[0] + 1, call.end_point[0] + 1
+        if isinstance(exc, Elsewhere):
+            return Elsewhere(exc.why, line=line, end_line=end)
+        where = "another file"
+        for tree, path in zip(getattr(package, "trees", []), getattr(package, "files", []), strict=False):
+            if tree.root_node == decl_top:
+                where = path.name
+                if self.module is not None and path.is_relative_to(self.module.root):
+                    where = path.relative_to(self.module.root).as_posix()
+        return Elsewhere(f"{exc.why} ({where}, line {exc.line})", line=line, end_line=end)
 
     def qualified(self, node: Node) -> Any:
         """`pkg.Name`: a constant of another package of this module."""
@@ -298,5 +387,5 @@ class HelperCalls:
         scope = copy.copy(self)
         scope.nodes, scope.functions, scope.imports = package.constants, package.functions, package.imports
         scope.types = package.types
-        scope.env, scope._locals = {}, {}  # type: ignore[attr-defined]
+        scope.env, scope._locals, scope.arguments = {}, {}, {}  # type: ignore[attr-defined]
         return scope

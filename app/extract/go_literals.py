@@ -7,9 +7,12 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Unresolved
+from app.extract.go_adding import adding_call
+from app.extract.go_bound import as_argument, origin_node
 from app.extract.go_conversions import ANNOTATION_KEYS, conversion, literal_type, sdk_annotations
 from app.extract.go_structs import for_type, handler_types
 from app.extract.go_values import GoScope
+from app.extract.go_wrappers import builds_for_callers
 from app.extract.treesitter import call_args, callee, fail, short, span, text
 
 _TOOL_KEYS = {
@@ -79,9 +82,9 @@ def tool_literal(node: Node, scope: GoScope, result: FileResult, *, go_sdk: bool
     try:
         name = scope.string(fields["Name"])
     except Unresolved as exc:
-        if not scope.env and expand_helper(node, fields["Name"], scope, result, go_sdk=go_sdk):
+        if builds_for_callers(node, fields["Name"], scope, result):  # each call of its function lists the tool
             return
-        if not scope.env and conversion(node, fields["Name"], scope, result):
+        if not scope.env and scope.call is None and conversion(node, fields["Name"], scope, result):
             return
         result.unresolved("the name of an mcp.Tool literal", exc)
         return
@@ -166,17 +169,15 @@ def _schema_lines(node: Node, scope: GoScope, draft: Draft) -> None:
 def _inferred(node: Node, scope: GoScope, result: FileResult, draft: Draft) -> None:
     """`mcp.AddTool(server, &mcp.Tool{...}, handler)` without an InputSchema: the go-sdk derives the input and
     output schemas from the handler's input and output types (app/extract/go_structs.py)."""
-    call = node.parent
-    while call is not None and call.type in {"unary_expression", "argument_list"}:
-        call = call.parent
-    func = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
-    args = call_args(call) if call is not None and func is not None and text(func).endswith("AddTool") else []
-    if len(args) != 3:
+    adding = adding_call(node, scope)
+    if adding is None:
         return
-    found = handler_types(scope.resolve(args[2]), scope)
+    handler, owner = origin_node(adding[0], adding[1])  # a wrapper's parameter: the handler its call passes
+    found = handler_types(owner.resolve(handler), owner)
+    where = adding[2] if handler is adding[0] else None
     if found is None:
-        result.unresolved(f"the inputSchema of tool `{draft.name}`", fail(
-            args[2], f"the handler `{short(args[2])}` is not a function of this module"), tool=draft.name)
+        result.unresolved(f"the inputSchema of tool `{draft.name}`", as_argument(fail(
+            adding[0], f"the handler `{short(handler)}` is not a function of this module"), where), tool=draft.name)
         return
     owner, input_type, output_type = found
     for key, type_node in (("inputSchema", input_type), ("outputSchema", output_type)):
@@ -186,46 +187,3 @@ def _inferred(node: Node, scope: GoScope, result: FileResult, draft: Draft) -> N
             draft.fields[key] = for_type(owner, type_node)
         except Unresolved as exc:
             result.unresolved(f"the {key} of tool `{draft.name}`", exc, tool=draft.name)
-
-
-def expand_helper(node: Node, name: Node, scope: GoScope, result: FileResult, *, go_sdk: bool) -> bool:
-    """A literal inside a helper whose name is a parameter (`func updateTool(name, description string, ...)`):
-    one tool per call of the helper in the package, read with the parameters bound to that call's arguments
-    (an argument that cannot be read stays unbound; a field that needs it becomes a TC090 finding)."""
-    function = node.parent
-    while function is not None and function.type != "function_declaration":
-        function = function.parent
-    helper = function.child_by_field_name("name") if function is not None else None
-    name = scope.resolve(name)
-    if helper is None or scope.package is None or name.type != "identifier":
-        return False
-    params = [text(n) for p in (function.child_by_field_name("parameters") or function).named_children  # type: ignore[union-attr]
-              if p.type == "parameter_declaration" for n in p.children_by_field_name("name")]
-    calls = scope.package.calls_of(text(helper))
-    if text(name) not in params or not calls:
-        return False
-    for call in calls:
-        env: dict[str, Any] = {}
-        for param, arg in zip(params, call_args(call), strict=False):
-            try:
-                env[param] = scope.value(arg)
-            except Unresolved:
-                continue
-        before = len(result.drafts)
-        tool_literal(node, scope.bound(env, depth=1), result, go_sdk=go_sdk)
-        if len(result.drafts) > before:  # its text may come from the call's arguments, not the helper's lines
-            result.drafts[-1].description_lines = None
-        where = span(call) if _same_file(call, scope.root) else None
-        if len(result.drafts) > before and where is not None:  # the call names the tool: point at it
-            result.drafts[-1].tool_lines = where
-            position = params.index(text(name))
-            result.drafts[-1].name_lines = span(call_args(call)[position]) if position < len(call_args(call)) else where
-    return True
-
-
-def _same_file(node: Node, root: Node) -> bool:
-    """True when `node` (from the package's own parse) lies in the file being read, parsed as `root`."""
-    top = node
-    while top.parent is not None:
-        top = top.parent
-    return top.end_byte == root.end_byte and top.text == root.text

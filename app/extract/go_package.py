@@ -28,6 +28,7 @@ class GoPackage:
     types: dict[str, tuple[Node, dict[str, str]]] = field(default_factory=dict)  # type name -> its type, imports
     imports: dict[str, str] = field(default_factory=dict)  # of all its files
     trees: list[Tree] = field(default_factory=list)  # keeps the nodes' trees alive
+    files: list[Path] = field(default_factory=list)  # the file of each tree
     _calls: dict[str, list[Node]] | None = None
 
     def calls_of(self, name: str) -> list[Node]:
@@ -78,6 +79,7 @@ def index_package(folder: Path) -> GoPackage:
             continue
         tree = parser("go").parse(source)
         package.trees.append(tree)
+        package.files.append(path)
         package.constants.update(GoScope(tree.root_node).nodes)
         imports = imports_of(tree.root_node)
         package.imports.update(imports)

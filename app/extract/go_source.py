@@ -11,8 +11,10 @@ from tree_sitter import Node
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
 from app.extract.go_calls import GoModule
 from app.extract.go_literals import annotations_of, tool_literal
+from app.extract.go_options import Pending, follow_option, options_of
 from app.extract.go_package import GoPackage, cached_package
 from app.extract.go_values import GoScope
+from app.extract.go_wrappers import TOOL_TYPE, builds_for_callers, is_tool_type, read_calls
 from app.extract.treesitter import call_args, callee, captures, fail, parser, short, span, text
 
 # mcp-go's NewTool starts every tool with these annotations (WithToolAnnotation replaces them all).
@@ -68,8 +70,6 @@ _ITEM_OPTS = {
 }
 
 
-# `mcp.Tool` and the `Tool` types of other packages (wrapper types such as `api.Tool` with the same fields).
-_TOOL_TYPE = re.compile(r"^(?:\w+\.)?Tool$")
 _TOOL_LIST = re.compile(r"^\[\]\*?(?:\w+\.)?Tool$")
 _IMPORTS = "(import_spec path: (_) @path)"
 # mcp-go's `WithInputSchema[T]()` / `WithOutputSchema[T]()`: a schema reflected from a Go type at run time.
@@ -94,14 +94,15 @@ def extract_go(
     tree = parser("go").parse(source.encode("utf-8"))
     scope = GoScope(tree.root_node, module=module)
     scope.folder = folder
-    helpers: dict[str, list[Node]] = {}
+    if package is None:  # the file alone: its own functions are followed
+        scope.functions = {text(d.child_by_field_name("name") or d): (d, scope.imports)
+                           for d in tree.root_node.named_children if d.type == "function_declaration"}
     if package is not None:
         scope.nodes = {**package.constants, **scope.nodes}
         scope.functions = package.functions
         scope.types = {**package.types, **scope.types}
         scope.load_package = cached_package
         scope.package = package
-        helpers = package.helpers
         scope.schema_helpers = package.schema_helpers
     go_sdk = "modelcontextprotocol/go-sdk" in source
     found = captures("go", _CANDIDATES, tree.root_node)
@@ -110,14 +111,13 @@ def extract_go(
     speaks_mcp = any("mcp" in path.lower() for path in imports)
     new_tools = found.get("new", []) if speaks_mcp else []
     candidates = [n for n in found.get("literal", [])
-                  if _mcp_tool_type(text(n.child_by_field_name("type") or n), scope)]
-    result.other_framework = not speaks_mcp and not candidates
+                  if is_tool_type(text(n.child_by_field_name("type") or n), scope)]
     for node in new_tools:
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
-            _new_tool(node, scope, result, empty_required=empty_required, helpers=helpers)
+            _new_tool(node, scope, result, empty_required=empty_required)
     for node in candidates:
         kind = text(node.child_by_field_name("type") or node)
-        literals = [node] if _TOOL_TYPE.match(kind) else []
+        literals = [node] if TOOL_TYPE.match(kind) else []
         if _TOOL_LIST.match(kind):
             for element in (node.child_by_field_name("body") or node).named_children:
                 inner = element.named_children[0] if element.named_children else element
@@ -126,70 +126,46 @@ def extract_go(
         for literal in literals:
             with guarded(result, literal.start_point[0] + 1, literal.end_point[0] + 1):
                 tool_literal(literal, scope, result, go_sdk=go_sdk)
+    before = len(result.drafts)
+
+    def build(kind: str, node: Node, bound: GoScope, into: FileResult) -> None:
+        if kind == "new":
+            _new_tool(node, bound, into, empty_required=empty_required)
+        else:
+            sdk = go_sdk or any("modelcontextprotocol/go-sdk" in p for p in bound.imports.values())
+            tool_literal(node, bound, into, go_sdk=sdk)
+
+    read_calls(tree.root_node, scope, result, build)
+    result.other_framework = not speaks_mcp and not candidates and len(result.drafts) == before
     result.drafts.sort(key=lambda d: d.tool_lines.start)
     return result
 
 
-def _mcp_tool_type(kind: str, scope: GoScope) -> bool:
-    """`x.Tool` of an MCP package, or a `Tool` type declared in this module (a wrapper with the same fields);
-    not the `Tool` of another library (an LLM SDK's)."""
-    qualifier, _, _name = kind.lstrip("[]*").rpartition(".")
-    if not qualifier:
-        return "Tool" in scope.types
-    path = scope.imports.get(qualifier, qualifier)  # not imported (a fragment): its own name says
-    return "mcp" in path.lower() or (scope.module is not None and scope.module.folder(path) is not None)
-
-
-def _new_tool(
-    call: Node, scope: GoScope, result: FileResult, *, empty_required: bool, helpers: dict[str, list[Node]]
-) -> None:
+def _new_tool(call: Node, scope: GoScope, result: FileResult, *, empty_required: bool) -> None:
     args = call_args(call)
     if not args:
         return
     try:
         name = scope.string(args[0])
     except Unresolved as exc:
-        result.unresolved("the name of an mcp.NewTool(...)", exc)
+        if not builds_for_callers(call, args[0], scope, result):  # else each call of its function lists the tool
+            result.unresolved("the name of an mcp.NewTool(...)", exc)
         return
     draft = Draft(name=name, fields={}, tool_lines=span(call), name_lines=scope.lines(args[0], or_reference=True))
     props: dict[str, Any] = {}
     required: list[str] = []
     annotations: dict[str, Any] = dict(MCP_GO_DEFAULT_ANNOTATIONS)
-    options = list(args[1:])
+    try:  # parameters of a function read at its call stand for the call's arguments (app/extract/go_options.py)
+        options = [o for arg in args[1:] for o in options_of(arg, scope)]
+    except Unresolved as exc:
+        result.unresolved(f"the options of tool `{name}`", exc, tool=name)
+        options = []
     while options:
-        option = options.pop(0)
-        opt = callee(option) if option.type == "call_expression" else ""
-        func = option.child_by_field_name("function") if option.type == "call_expression" else None
-        if func is not None and func.type == "identifier" and opt in helpers and not call_args(option):
-            options[:0] = helpers[opt]  # an option helper of this package: apply what it applies
-            continue
+        option, where, place = options.pop(0)
         try:
-            if opt == "WithDescription":
-                draft.fields["description"] = scope.string(call_args(option)[0])
-                draft.description_lines = scope.lines(call_args(option)[0])
-            elif opt == "WithToolTitle":
-                draft.fields["title"] = scope.string(call_args(option)[0])
-            elif opt in _PARAM_TYPES:
-                problems: list[tuple[str, Unresolved]] = []
-                _param(option, _PARAM_TYPES[opt], scope, draft, props, required, problems)
-                for pname, problem in problems:
-                    result.unresolved(f"parameter `{pname}` of tool `{name}` (left out)", problem, tool=name,
-                                      parameter=pname)
-            elif opt in _HINTS:
-                annotations[_HINTS[opt]] = scope.value(call_args(option)[0])
-            elif opt == "WithToolAnnotation":
-                annotations = annotations_of(call_args(option)[0], scope, go_sdk=False)
-            elif _DERIVED.match(opt) and not call_args(option):
-                raise fail(option, f"`{short(option)}` derives the schema from a Go type with invopop/jsonschema "
-                                   "when the server runs; that derivation is not reproduced (mcp-go's empty default "
-                                   "is listed)")
-            elif opt in {"WithRawInputSchema", "WithInputSchema"}:
-                draft.fields["inputSchema"] = scope.value(call_args(option)[0])
-            else:
-                why = f"the option `{short(option)}` is neither mcp-go's nor a helper read from this package"
-                raise fail(option, why)
+            _option(option, where, name, draft, props, required, annotations, options, result, place)
         except Unresolved as exc:
-            result.unresolved(f"an option of tool `{name}`", exc, tool=name)
+            result.unresolved(f"an option of tool `{name}`", place(exc), tool=name)
     if "inputSchema" not in draft.fields:
         schema: dict[str, Any] = {"type": "object", "properties": props}
         if required or empty_required:
@@ -199,21 +175,71 @@ def _new_tool(
     result.drafts.append(draft)
 
 
+def _option(option: Node, scope: GoScope, name: str, draft: Draft, props: dict[str, Any], required: list[str],
+            annotations: dict[str, Any], options: list[Pending], result: FileResult, place: Any) -> None:
+    """Apply one option of `mcp.NewTool`; an option helper of the module puts what it gives in front of `options`."""
+    helpers: dict[str, list[Node]] = scope.package.helpers if scope.package is not None else {}
+    opt = callee(option) if option.type == "call_expression" else ""
+    func = option.child_by_field_name("function") if option.type == "call_expression" else None
+    if func is not None and func.type == "identifier" and opt in helpers and not call_args(option):
+        options[:0] = [(h, scope, place) for h in helpers[opt]]  # an option helper of its package
+        return
+    if opt == "WithDescription":
+        draft.fields["description"] = scope.string(call_args(option)[0])
+        draft.description_lines = scope.lines(call_args(option)[0])
+    elif opt == "WithToolTitle":
+        draft.fields["title"] = scope.string(call_args(option)[0])
+    elif opt in _PARAM_TYPES:
+        problems: list[tuple[str, Unresolved]] = []
+        _param(option, _PARAM_TYPES[opt], scope, draft, props, required, problems, place)
+        for pname, problem in problems:
+            result.unresolved(f"parameter `{pname}` of tool `{name}` (left out)", problem, tool=name, parameter=pname)
+    elif opt in _HINTS:
+        annotations[_HINTS[opt]] = scope.value(call_args(option)[0])
+    elif opt == "WithToolAnnotation":
+        annotations.clear()
+        annotations.update(annotations_of(call_args(option)[0], scope, go_sdk=False))
+    elif _DERIVED.match(opt) and not call_args(option):
+        raise fail(option, f"`{short(option)}` derives the schema from a Go type with invopop/jsonschema "
+                           "when the server runs; that derivation is not reproduced (mcp-go's empty default "
+                           "is listed)")
+    elif opt in {"WithRawInputSchema", "WithInputSchema"}:
+        draft.fields["inputSchema"] = scope.value(call_args(option)[0])
+    elif (followed := follow_option(option, scope, place)) is not None:
+        options.insert(0, followed)  # `stringParam("path", "The path")`: the option its helper returns
+    else:
+        why = f"the option `{short(option)}` is neither mcp-go's nor a helper read from this package"
+        raise fail(option, why)
+
+
 def _param(
     option: Node, kind: str | None, scope: GoScope, draft: Draft, props: dict[str, Any], required: list[str],
-    problems: list[tuple[str, Unresolved]],
+    problems: list[tuple[str, Unresolved]], place: Any,
 ) -> None:
     args = call_args(option)
     pname = scope.string(args[0])
     schema: dict[str, Any] = {"type": kind} if kind else {}
     if kind == "object":
         schema["properties"] = {}  # mcp-go's WithObject starts with empty properties
-    for prop_opt in args[1:]:
+    try:
+        pending = [o for arg in args[1:] for o in options_of(arg, scope, place)]
+    except Unresolved as exc:
+        problems.append((pname, place(exc)))
+        pending = []
+    while pending:
+        prop_opt, where, at = pending.pop(0)
         try:
-            _property_option(prop_opt, pname, schema, scope, draft, required)
+            if callee(prop_opt) not in _KNOWN_PROPERTY_OPTIONS and \
+                    (followed := follow_option(prop_opt, where, at)) is not None:
+                pending.insert(0, followed)  # a helper returning one property option
+                continue
+            _property_option(prop_opt, pname, schema, where, draft, required)
         except Unresolved as exc:
-            problems.append((pname, exc))
+            problems.append((pname, at(exc)))
     props[pname] = schema
+
+
+_KNOWN_PROPERTY_OPTIONS = {"Required", "Enum", "WithStringEnumItems", *_ITEM_OPTS, *_PROP_KEYS}
 
 
 def _property_option(prop_opt: Node, pname: str, schema: dict[str, Any], scope: GoScope, draft: Draft,

@@ -10,7 +10,8 @@ from tree_sitter import Node
 
 from app.extract import go_methods
 from app.extract.common import Unresolved
-from app.extract.go_calls import GoModule, HelperCalls, imports_of, type_specs
+from app.extract.go_bound import argument_value
+from app.extract.go_calls import Closure, GoModule, HelperCalls, imports_of, type_specs
 from app.extract.go_known import KnownCalls
 from app.extract.go_locals import LocalVariables
 from app.extract.go_structs import for_type, generic_for
@@ -66,6 +67,10 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
         self.functions: dict[str, tuple[Node, dict[str, str]]] = {}
         self.types = {name: (node, self.imports) for name, node in type_specs(root).items()}
         self.env: dict[str, Any] = {}
+        # Parameter -> the argument nodes of the call being read and the caller's scope (app/extract/go_wrappers.py).
+        self.arguments: dict[str, Any] = {}
+        self.call: Any = None  # that call (a go_wrappers.CallSite), None outside a function read at a call
+        self.wrapped: dict[Any, Any] = {}  # what go_wrappers found once per run (tool-building functions)
         self.depth = 0
         self.load_package = None
         self.package: Any = None  # the GoPackage this file belongs to, when read from disk
@@ -94,7 +99,7 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
         while True:
             if node.type in {"parenthesized_expression", "literal_element"} and node.named_children:
                 node = node.named_children[0]
-            elif node.type == "identifier" and text(node) in self.env:
+            elif node.type == "identifier" and (text(node) in self.env or text(node) in self.arguments):
                 return node
             elif node.type == "identifier" and text(node) in self.nodes and text(node) not in seen:
                 seen.add(text(node))
@@ -109,6 +114,8 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
         target = self.resolve(node)
         if target.type == "identifier" and text(target) in self.env:
             return self.env[text(target)]
+        if target.type == "identifier" and text(target) in self.arguments:
+            return argument_value(self, text(target))
         if target is node or node.type != "identifier":
             return self._entries(self.patched(self._value(target), self.patches.get(target.id, [])), target)
         try:
@@ -136,6 +143,18 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
             return None
         if kind == "selector_expression" and (found := go_methods.field_of(self, node))[0]:
             return found[1]
+        if kind == "selector_expression" and isinstance(held := self._held(node), dict):
+            return held.get(self.json_key(text(node.child_by_field_name("field") or node)))  # absent: Go's nil
+        if kind == "index_expression" and isinstance(held := self._held(node), (dict, list)):
+            index = self.value(node.child_by_field_name("index"))  # type: ignore[arg-type]
+            if isinstance(held, dict):
+                return held.get(index)  # absent: the zero value, nil for the maps of schemas
+            if isinstance(index, int) and 0 <= index < len(held):
+                return held[index]
+        if kind == "type_assertion_expression":
+            return self.value(node.child_by_field_name("operand"))  # type: ignore[arg-type]  # known: its type
+        if kind == "func_literal":
+            return Closure(node, self.env)
         if kind == "selector_expression" and self.module is not None:
             return self.qualified(node)
         if kind == "binary_expression" and (op := text(node.child_by_field_name("operator") or node)) in {
@@ -170,6 +189,16 @@ class GoScope(LocalVariables, HelperCalls, KnownCalls, ValueLines):
         if kind == "identifier" and (line := self.reassigned.get((node.start_byte, text(node)))) is not None:
             raise fail(node, f"`{short(node)}` is changed at line {line}, so its value depends on what runs")
         raise fail(node, f"`{short(node)}` is computed at run time")
+
+    def _held(self, node: Node) -> Any:
+        """The map or list a helper's variable holds under `x.Field` or `x[k]` (None when it is not one)."""
+        operand = node.child_by_field_name("operand")
+        if operand is None or (operand.type == "identifier" and text(operand) not in self.env):
+            return None
+        try:
+            return self.value(operand)
+        except Unresolved:
+            return None
 
     def _entries(self, value: Any, target: Node) -> Any:
         """A local map with the entries later statements set on it."""
