@@ -47,7 +47,15 @@ from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, fastmcp_major
 from app.extract.python_modules import PyModules
 from app.extract.python_mounts import apply_listing_transforms
 from app.extract.python_source import extract_python
-from app.extract.summary import ExtractionSummary, registration_lines, silent_files, summarize
+from app.extract.summary import (
+    ExtractionSummary,
+    nothing_read,
+    registering_lines,
+    registration_lines,
+    said_once,
+    silent_files,
+    summarize,
+)
 from app.extract.ts_modules import Modules
 
 __all__ = [
@@ -191,7 +199,9 @@ def _extract(
     if path.exists():
         result.path = path.resolve().as_posix()
     if not result.other_framework:
-        result.sites = registration_lines(text, result.language)
+        skipped = result.listed_at_calls | result.not_sites
+        result.sites = [n for n in registration_lines(text, result.language) if n not in skipped]
+        result.registering = registering_lines(text, result.language)
     return result
 
 
@@ -259,6 +269,6 @@ def _relative(file: Path, base: Path | None) -> str:
 
 def _toolset(results: Sequence[FileResult]) -> ToolSet:
     tools = [tool for res in results for tool in res.tools()]
-    findings = [f for res in results for f in res.findings] + silent_files(results)
+    findings = said_once([f for res in results for f in res.findings] + silent_files(results) + nothing_read(results))
     findings.sort(key=lambda f: (f.file or "", f.line or 0, f.message))
     return ToolSet(tools=tools, sources=[res.file for res in results], load_findings=findings)

@@ -69,7 +69,13 @@ class FileResult:
     # Lines that look like tool registration (app/extract/summary.py); left empty for files of another
     # framework (an agent library's `@agent.tool`), which are not MCP tools.
     sites: list[int] = field(default_factory=list)
+    # Lines that register a tool built elsewhere (`s.AddTool(tool, h)`): said only when no tool at all was read.
+    registering: list[int] = field(default_factory=list)
+    # Registration-shaped lines that define no tool on purpose (`@mcp.tool(enabled=False)`): not missed sites.
+    not_sites: set[int] = field(default_factory=set)
     other_framework: bool = False
+    # Go: lines of functions building a tool from their parameters, listed at each call (not sites here).
+    listed_at_calls: set[int] = field(default_factory=set)
 
     def unresolved(self, what: str, exc: Unresolved, *, tool: str | None = None, parameter: str | None = None) -> None:
         self.findings.append(

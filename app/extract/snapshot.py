@@ -18,8 +18,16 @@ from app.audit.loader import load_definitions, merge_toolsets
 from app.audit.models import ToolSet
 from app.errors import DefinitionError
 from app.extract import detect_language, extract_file, is_source_file
-from app.extract.common import UNRESOLVED_RULE, Language, unresolved_finding
-from app.extract.summary import ExtractionSummary, registration_lines
+from app.extract.common import UNRESOLVED_RULE, Language
+from app.extract.summary import (
+    ExtractionSummary,
+    nothing_read_in,
+    registering_lines,
+    registration_lines,
+    said_once,
+    unread_finding,
+    unread_sites,
+)
 
 # Files the extractor consults to know a framework's version (zod 3 or 4, FastMCP 2 or 3, mcp-go's rules).
 MANIFESTS = frozenset({"package.json", "pyproject.toml", "go.mod", "requirements.txt", "setup.cfg"})
@@ -98,34 +106,31 @@ def load_snapshot(
                 if on_error is None:
                     raise
                 on_error(path, exc)
-    if on_summary is not None and counted.sites and (not counted.tools or counted.files_without_tools):
+    merged = merge_toolsets(sets) if sets else ToolSet()
+    if not merged.tools and not counted.sites and counted.registering:
+        findings = nothing_read_in(counted.registering_at)
+        merged = merged.model_copy(update={"load_findings": [*merged.load_findings, *findings]})
+        counted.unresolved += len(findings)
+    loss = counted.sites and (not counted.tools or counted.unread_sites)
+    if on_summary is not None and (loss or (not merged.tools and counted.registering)):
         on_summary(counted.line())
-    return merge_toolsets(sets) if sets else ToolSet()
+    return merged
 
 
 def _counted(counted: ExtractionSummary, path: str, text: str, found: ToolSet) -> ToolSet:
-    """Adds one source file to the counts; a file with registration sites and no tool gets a TC090 of its own."""
+    """Adds one source file to the counts; registration-shaped lines that no tool and no TC090 accounts for get a
+    TC090 of their own, and a reason repeated for many tools of the file is said once."""
     language = detect_language(Path(path), text)
     sites = registration_lines(text, Language(language)) if language else []
-    unresolved = [f for f in found.load_findings if f.rule_id == UNRESOLVED_RULE]
-    counted.files_read += 1
-    counted.sites += len(sites)
-    counted.files_with_sites += bool(sites)
-    counted.tools += len(found.tools)
-    counted.unresolved += len(unresolved)
-    if sites and not found.tools:
-        counted.files_without_tools.append(path)
-        if not unresolved:
-            n = len(sites)
-            silent = unresolved_finding(
-                f"{n} line{'s' if n != 1 else ''} here look like tool registration (first at line {sites[0]}), "
-                "but no tool definition could be read from them",
-                file=path,
-                line=sites[0],
-            )
-            counted.unresolved += 1
-            return found.model_copy(update={"load_findings": [*found.load_findings, silent]})
-    return found
+    spans = [(t.location.tool_lines.start, t.location.tool_lines.end)
+             for t in found.tools if t.location is not None and t.location.tool_lines is not None]
+    unread = unread_sites(sites, spans, found.load_findings) if sites else []
+    findings = said_once([*found.load_findings, *([unread_finding(path, unread, text=text)] if unread else [])])
+    registering = registering_lines(text, Language(language)) if language else []
+    counted.registering_at.extend((path, n) for n in registering)
+    counted.add(path, sites=sites, tools=len(found.tools), unread=unread,
+                unresolved=sum(f.rule_id == UNRESOLVED_RULE for f in findings), registering=len(registering))
+    return found if findings == found.load_findings else found.model_copy(update={"load_findings": findings})
 
 
 def _read_quietly(read: ReadBlob, blob: str, path: str) -> str:

@@ -178,6 +178,6 @@ def test_unreadable_registrations_are_said_on_the_pr_and_in_the_cli(repo: GitWor
     source = LocalSource(git, base, head)
     plan = plan_review(source, number=1, base_sha=base, head_sha=head, config=config, report_url=None)
     assert plan.request is not None
-    assert any(n.startswith("Head: No tool could be read from the 1 tool registration site") for n in plan.notes)
+    assert any(n.startswith("Head: No tool could be read from the 1 line that looks like tool") for n in plan.notes)
     sides = load_git_sides(git, "main", "feature")
     assert any("No tool could be read" in n for n in sides.notes)

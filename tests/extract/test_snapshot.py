@@ -76,7 +76,7 @@ def test_registrations_that_yield_no_tool_are_said_and_found() -> None:
         list(files), blobs={p: p for p in files}, read=lambda blob, path: files[path], on_summary=said.append
     )
     assert not tools.tools
-    assert len(said) == 1 and said[0].startswith("No tool could be read from the 1 tool registration site")
+    assert len(said) == 1 and said[0].startswith("No tool could be read from the 1 line that looks like tool")
     assert any(f.rule_id == "TC090" and f.file == "srv/server.py" for f in tools.load_findings)
 
 
