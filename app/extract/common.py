@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from app.audit.models import Dimension, Finding, LineRange, Location, Severity, Tool
 
@@ -171,3 +172,19 @@ def guarded(result: FileResult, line: int, end_line: int | None = None) -> Itera
                 file=result.file, line=line, end_line=end_line,
             )
         )
+
+
+_T = TypeVar("_T")
+
+
+def nearest(file: Path, read: Callable[[Path], _T | None], *, levels: int = 8) -> _T | None:
+    """What `read` finds in the folder of `file` or the nearest of its parents (at most `levels` up)."""
+    folder = file.resolve().parent
+    for _ in range(levels):
+        found = read(folder)
+        if found is not None:
+            return found
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return None

@@ -5,15 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import TypeVar
 
-from app.extract.common import FileResult
+from app.extract.common import FileResult, nearest
 from app.extract.python_mounts import apply_mounts
-
-_T = TypeVar("_T")
 
 # Folders never walked: dependencies, build output, VCS data.
 SKIPPED_DIRS = frozenset(
@@ -131,22 +128,11 @@ def _same_module(module: str, candidates: list[str]) -> bool:
     return module in candidates
 
 
-def _nearest(file: Path, read: Callable[[Path], _T | None], *, levels: int = 8) -> _T | None:
-    """What `read` finds in the folder of `file` or the nearest of its parents (at most `levels` up)."""
-    folder = file.resolve().parent
-    for _ in range(levels):
-        found = read(folder)
-        if found is not None:
-            return found
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    return None
 
 
 def zod_is_v4(file: Path) -> bool | None:
     """From the nearest package.json that names zod: True for zod 4, False for zod 3, None when unknown."""
-    return _nearest(file, _package_zod)
+    return nearest(file, _package_zod)
 
 
 @lru_cache(maxsize=1024)
@@ -196,7 +182,7 @@ def _go_mod_mcp_go(folder: Path) -> tuple[int, int] | None:
 def fastmcp_major(file: Path) -> int | None:
     """The standalone FastMCP major version a project uses, from the nearest uv.lock/poetry.lock (exact), else
     pyproject.toml or requirements*.txt (the first version number of the `fastmcp` requirement)."""
-    return _nearest(file, _fastmcp_in)
+    return nearest(file, _fastmcp_in)
 
 
 _LOCKED = re.compile(r'name\s*=\s*"fastmcp"\s*\nversion\s*=\s*"(\d+)')

@@ -6,6 +6,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from app.extract.common import nearest
+
 # Folders above a file searched for its project files (src/ layouts, monorepos).
 MAX_LEVELS = 8
 # The first Python whose compiler strips docstring indentation (CPython 3.13, "What's New": docstrings).
@@ -71,15 +73,7 @@ def fastmcp_version(file: Path | None) -> tuple[int, int, int] | None:
     """The exact FastMCP version of the nearest lock file or `==` pin; None when only a range (or nothing) says."""
     if file is None:
         return None
-    folder = file.resolve().parent
-    for _ in range(MAX_LEVELS):
-        found = _fastmcp_of(folder)
-        if found is not None:
-            return found
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    return None
+    return nearest(file, _fastmcp_of, levels=MAX_LEVELS)
 
 
 @lru_cache(maxsize=1024)

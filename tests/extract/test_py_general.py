@@ -3,30 +3,16 @@ settings defaults, the server library of an imported server object, and docstrin
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from app.audit.models import ToolSet
 from app.extract import extract_paths
 from app.extract.python_docstrings import DocStyle, compiled_docstring, doc_style
 from app.extract.python_project import strips_docstrings
+from tests.extract.py_sources import listed, messages, write_sources
 
-
-def _write(folder: Path, files: dict[str, str]) -> Path:
-    for name, body in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(textwrap.dedent(body).lstrip("\n"))
-    return folder
-
-
-def _tool(tools: ToolSet, name: str) -> dict[str, object]:
-    return next(t.to_mcp() for t in tools.tools if t.name == name)
-
-
-def _messages(tools: ToolSet) -> list[str]:
-    return [f.message for f in tools.load_findings]
+_write, _tool, _messages = write_sources, listed, messages
 
 
 # -- 1. tool classes ------------------------------------------------------------------------------------------
