@@ -20,6 +20,7 @@ class Modules:
 
     def __init__(self) -> None:
         self._cache: dict[Path, Scope | None] = {}
+        self._depths: dict[Path, int] = {}  # how deep each cached module was read (its own imports: fewer)
         self._trees: list[Tree] = []  # keeps the nodes' trees alive
 
     def loader(self, importer: Path, depth: int = 0) -> ModuleLoader:
@@ -27,8 +28,10 @@ class Modules:
             target = _resolve(importer.parent, spec)
             if target is None or depth >= MAX_DEPTH:
                 return None
-            if target not in self._cache:
-                self._cache[target] = None  # an import cycle sees nothing rather than looping
+            # Read again when reached by a shorter path: read deep first, it saw fewer of its own imports.
+            if target not in self._cache or self._depths[target] > depth + 1:
+                self._cache.setdefault(target, None)  # an import cycle sees nothing rather than looping
+                self._depths[target] = depth + 1
                 self._cache[target] = self._read(target, depth + 1)
             return self._cache[target]
 

@@ -10,6 +10,7 @@ from tree_sitter import Node
 from app.audit.models import LineRange
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
 from app.extract.treesitter import captures, fail, parser, short, span, text
+from app.extract.ts_classes import read_classes
 from app.extract.ts_entries import read_helper_entry
 from app.extract.ts_fastmcp import read_fastmcp_call
 from app.extract.ts_values import ModuleLoader, Scope
@@ -69,6 +70,7 @@ def extract_ts(
     for node in sorted(found.get("object", []), key=lambda n: n.start_byte):
         with guarded(result, node.start_point[0] + 1, node.end_point[0] + 1):
             reader.literal(node)
+    read_classes(reader, tree.root_node)
     result.drafts.sort(key=lambda d: d.tool_lines.start)
     return result
 
@@ -94,6 +96,8 @@ class _Reader:
         if method not in _REGISTER or (method == "tool" and self.other_library and not self.speaks_mcp):
             return  # `.tool(...)` of an agent library in a file that imports nothing of MCP
         args = [a for a in (node.child_by_field_name("arguments") or node).named_children if a.type != "comment"]
+        if args and args[0].type == "member_expression" and text(args[0]).startswith("this."):
+            return  # `server.tool(this.name, ...)` in a tool class: read at each subclass (ts_classes.py)
         if len(args) < 2 or self.scope.resolve(args[0]).type not in {
             "string",
             "template_string",

@@ -8,6 +8,7 @@ from tree_sitter import Node
 
 from app.extract.common import Unresolved
 from app.extract.treesitter import ValueLines, captures, fail, short, string_children, text
+from app.extract.ts_classes import bind_classes
 from app.extract.ts_imports import DEFAULT_EXPORT, ModuleLoader, bind_imports
 from app.extract.ts_operators import binary, template
 
@@ -65,6 +66,9 @@ class Scope(ValueLines):
                         if m.type in {"enum_assignment", "property_identifier", "string"})
         for value in captures(language, _DEFAULT, root).get("value", []):
             self.nodes[DEFAULT_EXPORT] = value
+        bind_classes(self.nodes, root)
+        # `this.x` -> the class field defining it, while a tool class is read (ts_classes.py); else None.
+        self.fields: dict[str, Node] | None = None
         if modules is not None:
             bind_imports(self, root, language, modules)
         self._busy: set[str] = set()
@@ -120,6 +124,9 @@ class Scope(ValueLines):
                                                         "subscript_expression"} else self
             if node.type in _TRANSPARENT and node.named_children:
                 node = node.named_children[0]
+            elif (field := self._field(node)) is not None and (0, field) not in seen:
+                seen.add((0, field))
+                node = self.fields[field]  # type: ignore[index]
             elif node.type == "identifier" and text(node) in owner.nodes and (id(owner), text(node)) not in seen:
                 seen.add((id(owner), text(node)))
                 node = owner.nodes[text(node)]
@@ -130,6 +137,15 @@ class Scope(ValueLines):
                 node = member
             else:
                 return node
+
+    def _field(self, node: Node) -> str | None:
+        """`x` of `this.x` when the class being read defines a field `x`."""
+        if self.fields is None or node.type != "member_expression":
+            return None
+        obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+        if obj is None or prop is None or obj.type != "this" or text(prop) not in self.fields:
+            return None
+        return text(prop)
 
     def value(self, node: Node) -> Any:
         node = self.resolve(node)
