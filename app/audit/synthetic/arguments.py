@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +45,11 @@ def param_kind(param: Param) -> str:
     return ""
 
 
-def _enum_member(param: Param, intent_lower: str, intent_stems: set[str]) -> Any | None:
+def _enum_member(
+    param: Param, intent_lower: str, intent_stems: set[str], synonyms: Mapping[str, tuple[str, ...]]
+) -> Any | None:
+    """The member the request names: as written, by its words, else (one member only) through the profile's
+    synonym groups ("get rid of the event" -> `delete`)."""
     for member in sorted(param.enum, key=lambda v: -len(str(v))):
         text = str(member).lower()
         if not text:
@@ -54,7 +59,11 @@ def _enum_member(param: Param, intent_lower: str, intent_stems: set[str]) -> Any
         member_stems = set(analysed_stems(str(member)))
         if member_stems and member_stems <= intent_stems:
             return member
-    return None
+    if not synonyms:
+        return None
+    said = intent_stems | {o for s in intent_stems for o in synonyms.get(s, ())}
+    named = [m for m in param.enum if (stems := set(analysed_stems(str(m)))) and stems <= said]
+    return named[0] if len(named) == 1 else None
 
 
 def _number_for(param: Param, numbers: list[tuple[float, bool, frozenset[str]]], used: set[int]) -> int | None:
@@ -110,8 +119,11 @@ class Filled:
     required_found: float  # of them, filled from request values (free text counts one half)
 
 
-def fill_arguments(params: list[Param], intent: str, found: Found) -> Filled:
-    """Arguments for `params` from the request: required parameters first, only keys of the schema."""
+def fill_arguments(
+    params: list[Param], intent: str, found: Found, synonyms: Mapping[str, tuple[str, ...]] | None = None
+) -> Filled:
+    """Arguments for `params` from the request: required parameters first, only keys of the schema; an enum
+    member may be named through the profile's `synonyms` (stem -> other stems of its groups)."""
     intent_lower = intent.lower()
     intent_words = [w.lower() for w in words(intent)]
     intent_stems = {match_stem(w) for w in intent_words}
@@ -129,7 +141,18 @@ def fill_arguments(params: list[Param], intent: str, found: Found) -> Filled:
     required_found = 0.0
     for param in sorted(params, key=lambda p: not p.required):
         value, evidence = _value_for(
-            param, intent, intent_lower, intent_words, intent_stems, found, pools, quoted, propers, lists, used_numbers
+            param,
+            intent,
+            intent_lower,
+            intent_words,
+            intent_stems,
+            found,
+            pools,
+            quoted,
+            propers,
+            lists,
+            used_numbers,
+            synonyms or {},
         )
         if value is not None:
             args[param.name] = value
@@ -152,14 +175,20 @@ def _value_for(
     propers: list[tuple[str, frozenset[str], str]],
     lists: list[list[Any]],
     used_numbers: set[int],
+    synonyms: Mapping[str, tuple[str, ...]],
 ) -> tuple[Any | None, float]:
     """A value for one parameter and its evidence: 1 from the request, 0.5 free text, 0 a fallback."""
     if param.enum:
-        member = _enum_member(param, intent_lower, intent_stems)
+        member = _enum_member(param, intent_lower, intent_stems, {})
         if member is None:
             member = _flag_member(param, intent_words)
         if member is not None or not param.required:
             return member, 1.0 if member is not None else 0.0
+        # A member named only through a synonym fills the value but is no evidence that the tool fits: it
+        # leaves the choice of tool as it was.
+        paraphrased = _enum_member(param, intent_lower, intent_stems, synonyms)
+        if paraphrased is not None:
+            return paraphrased, 0.0
         return (param.default if param.has_default else param.enum[0]), 0.0
     if param.type in ("integer", "number"):
         i = _number_for(param, found.numbers, used_numbers)

@@ -320,7 +320,7 @@ class SyntheticSelector:
             specific += stem not in self._weak
             long_letters += max(0, len(stem) - 3) if stem not in self._weak else 0
             boundary_weight += weight * factor if term in doc.boundary_terms else 0.0
-        filled = fill_arguments(doc.params, intent, found)
+        filled = fill_arguments(doc.params, intent, found, self._synonyms)
         evidence = gather(
             doc,
             total=total,
