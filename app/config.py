@@ -8,10 +8,11 @@ from functools import cache
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from app.audit.live_plan import DEFAULT_SAMPLE, Scope
 from app.audit.models import Mode, RuleSettings, Severity
+from app.audit.successors import SuccessorRule
 from app.errors import ConfigError
 
 # Where the App reads the config (from the PR's base branch, so a PR cannot lower its own bar).
@@ -135,6 +136,18 @@ class ServerConfig(BaseModel):
         return value
 
 
+class SuccessorEntry(BaseModel):
+    """`old_tool: {tool: new_tool, arguments: {action: close}}`: the call that now does what the removed tool did."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tool: str = Field(min_length=1, description="The tool of the head side that took over the removed tool's work.")
+    arguments: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Argument values that select the removed tool's operation on it (`action: close`).",
+    )
+
+
 class RepoConfig(BaseModel):
     """Every key is optional; an empty or missing file means these defaults."""
 
@@ -182,6 +195,13 @@ class RepoConfig(BaseModel):
         description="Command line and Action only: start the repository's MCP server and review exactly the tools it "
         "lists (the App ignores it: it never runs code of a repository).",
     )
+    successors: dict[str, str | SuccessorEntry] = Field(
+        default_factory=dict,
+        description="Removed tool -> the tool that took over its requests (`browser_tab_close: browser_tabs`, or "
+        "`{tool: browser_tabs, arguments: {action: close}}`). Where a pull request removes a tool, its requests are "
+        "judged against this successor; without an entry one is looked for (a rename, an enum member naming it, "
+        "the most alike new tool).",
+    )
     generate: bool = Field(
         default=True,
         description="Generate requests besides the cases file; false once `toolchoice cases write` has put the whole "
@@ -198,6 +218,17 @@ class RepoConfig(BaseModel):
             if glob.startswith("/"):
                 raise ValueError(f"{glob!r} must be relative to the repository root (no leading /)")
         return value
+
+    _where: tuple[str | None, dict[str, int]] = PrivateAttr(default=(None, {}))
+
+    def successor_rules(self) -> dict[str, SuccessorRule]:
+        """`successors:` for the audit core, each entry knowing its file and line (for errors naming them)."""
+        name, lines = self._where
+        out: dict[str, SuccessorRule] = {}
+        for old, entry in sorted(self.successors.items()):
+            tool, arguments = (entry, {}) if isinstance(entry, str) else (entry.tool, entry.arguments)
+            out[old] = SuccessorRule(tool=tool, arguments=arguments, file=name, line=lines.get(old))
+        return out
 
     def matches(self, path: str) -> bool:
         """True when the repository path `path` is a tool-definition file by these `paths` globs."""
@@ -327,7 +358,7 @@ def load_config(name: str, *, text: str) -> RepoConfig:
     _check_duplicate_keys(root, name)
     _expand_short_overrides(data)
     try:
-        return RepoConfig.model_validate(data)
+        config = RepoConfig.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(p for p in err["loc"] if p != "[key]")
@@ -337,6 +368,13 @@ def load_config(name: str, *, text: str) -> RepoConfig:
         else:
             node = _node_for(root, loc)[0]
         raise ConfigError(f"{key}: {_problem(err)}", file=name, line=node.start_mark.line + 1, key=key) from None
+    lines: dict[str, int] = {}
+    for old in config.successors:
+        node = _key_node(root, ("successors", old))
+        if node is not None:
+            lines[old] = node.start_mark.line + 1
+    config._where = (name, lines)
+    return config
 
 
 def config_change_note(base: RepoConfig, head_text: str | None) -> str:

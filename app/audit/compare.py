@@ -6,14 +6,18 @@ from collections.abc import Iterable
 
 from app.audit.models import Case, Dimension, Finding, Mode, Suite, ToolSet
 from app.audit.results import AuditReport, CaseDelta, Comparison, Run, ToolChange
-from app.audit.selection import SelectionRequest, Selector, judge, runnable, tools_for_case
-from app.audit.text import jaccard, words
+from app.audit.selection import (
+    SelectionRequest,
+    Selector,
+    judge,
+    judge_successor,
+    runnable,
+    successor_case,
+    tools_for_case,
+)
+from app.audit.successors import Successor
 from app.audit.tool_summary import tool_summaries
 from app.errors import CompareError
-
-# Two tools, one removed and one added, whose definitions apart from the name are this similar
-# (word Jaccard over description and parameter names) are reported as a rename.
-RENAME_SIMILARITY = 0.8
 
 
 def check_comparable(base: AuditReport, head: AuditReport) -> None:
@@ -59,6 +63,8 @@ def compare(
     unstable_ids = set(unstable)
     unconfirmed_ids = set(unconfirmed)
     cases = {c.id: c for c in after.cases}
+    labels = {s.removed: s.label() for s in after.successors}
+    back = {s.removed: s.label() for s in before.successors}
     before_runs = {r.case_id: r for r in before.runs}
     after_runs = {r.case_id: r for r in after.runs}
     regressions: list[CaseDelta] = []
@@ -83,9 +89,13 @@ def compare(
             why = "not confirmed: the budget had no calls left for its re-runs; no gain or regression is claimed"
             flaky.append(_delta(case, b, a, "unstable", why))
         elif b.passed:
-            regressions.append(_delta(case, b, a, "regression", a.why, borderline=_borderline(after, a)))
+            regressions.append(
+                _delta(case, b, a, "regression", a.why, borderline=_borderline(after, a), labels=labels, back=back)
+            )
         else:
-            improvements.append(_delta(case, b, a, "improvement", a.why, borderline=_borderline(after, a)))
+            improvements.append(
+                _delta(case, b, a, "improvement", a.why, borderline=_borderline(after, a), labels=labels, back=back)
+            )
     before_keys = {finding_key(f) for f in before.findings}
     after_keys = {finding_key(f) for f in after.findings}
     introduced = [f for f in after.findings if finding_key(f) not in before_keys]
@@ -124,8 +134,22 @@ def _borderline(report: AuditReport, run: Run) -> bool:
     return report.mode == Mode.SYNTHETIC and run.confidence < BORDERLINE
 
 
-def _delta(case: Case, b: Run | None, a: Run | None, kind: str, why: str, *, borderline: bool = False) -> CaseDelta:
+def _delta(
+    case: Case,
+    b: Run | None,
+    a: Run | None,
+    kind: str,
+    why: str,
+    *,
+    borderline: bool = False,
+    labels: dict[str, str] | None = None,
+    back: dict[str, str] | None = None,
+) -> CaseDelta:
+    moved = a is not None and a.successor_of is not None
+    moved_back = b is not None and b.successor_of is not None
     return CaseDelta(
+        successor=(labels or {}).get(case.expected) if moved else None,
+        predecessor=(back or {}).get(case.expected) if moved_back else None,
         case_id=case.id,
         intent=case.intent,
         expected=case.expected,
@@ -140,44 +164,42 @@ def _delta(case: Case, b: Run | None, a: Run | None, kind: str, why: str, *, bor
 
 
 def tool_changes(
-    before: AuditReport, after: AuditReport, *, base: ToolSet | None, head: ToolSet | None
+    before: AuditReport, after: AuditReport, *, base: ToolSet | None = None, head: ToolSet | None = None
 ) -> list[ToolChange]:
-    """Added, removed, changed (which fields) and renamed-looking tools, by definition hashes."""
+    """Added, removed, changed (which fields) and renamed tools, by definition hashes; a removed tool with a
+    successor names it (app/audit/successors.py: a rename is a successor found by an unchanged definition)."""
+    del base, head
     old, new = before.tool_field_hashes, after.tool_field_hashes
     changes: list[ToolChange] = []
     for name in sorted(set(old) & set(new)):
         if before.tool_hashes[name] != after.tool_hashes[name]:
             fields = sorted(k for k in set(old[name]) | set(new[name]) if old[name].get(k) != new[name].get(k))
             changes.append(ToolChange(tool=name, change="changed", fields=fields))
-    removed = sorted(set(old) - set(new))
-    added = sorted(set(new) - set(old))
-    renamed: dict[str, str] = {}
-    if base is not None and head is not None:
-        b_tools, h_tools = base.by_name(), head.by_name()
-        for new_name in added:
-            h_words = words(_body(h_tools[new_name].definition()))
-            best = max(
-                (r for r in removed if r not in renamed.values()),
-                key=lambda r: jaccard(words(_body(b_tools[r].definition())), h_words),
-                default=None,
-            )
-            if best and jaccard(words(_body(b_tools[best].definition())), h_words) >= RENAME_SIMILARITY:
-                renamed[new_name] = best
-    for name in added:
+    successors: dict[str, Successor] = {s.removed: s for s in after.successors}
+    renamed = {
+        s.targets[0].tool: s.removed
+        for s in after.successors
+        if s.how == "renamed" and len(s.targets) == 1 and s.removed in old and s.removed not in new
+    }
+    for name in sorted(set(new) - set(old)):
         if name in renamed:
             changes.append(ToolChange(tool=name, change="renamed", renamed_from=renamed[name], fields=["name"]))
         else:
             changes.append(ToolChange(tool=name, change="added"))
-    for name in removed:
-        if name not in renamed.values():
-            changes.append(ToolChange(tool=name, change="removed"))
+    for name in sorted(set(old) - set(new)):
+        if name in renamed.values():
+            continue
+        found = successors.get(name)
+        changes.append(
+            ToolChange(
+                tool=name,
+                change="removed",
+                successor=found.label() if found else None,
+                successor_how=found.how if found else None,
+                successor_confidence=found.confidence if found else None,
+            )
+        )
     return sorted(changes, key=lambda c: (c.change, c.tool))
-
-
-def _body(definition: dict[str, object]) -> str:
-    schema = definition.get("inputSchema")
-    props = schema.get("properties", {}) if isinstance(schema, dict) else {}
-    return f"{definition.get('description') or ''} {' '.join(props) if isinstance(props, dict) else ''}"
 
 
 def confirm_flips(
@@ -196,14 +218,15 @@ def confirm_flips(
     order, are confirmed)."""
     b_runs = {r.case_id: r for r in before.runs}
     a_runs = {r.case_id: r for r in after.runs}
+    moved = ({s.removed: s for s in before.successors}, {s.removed: s for s in after.successors})
     flipped = [
         c
         for c in suite.cases
         if c.scored
         and c.id in b_runs
         and c.id in a_runs
-        and not runnable(base, c)
-        and not runnable(head, c)
+        and (not runnable(base, c) or b_runs[c.id].successor_of is not None)
+        and (not runnable(head, c) or a_runs[c.id].successor_of is not None)
         and b_runs[c.id].passed != a_runs[c.id].passed
     ]
     unconfirmed: set[str] = set()
@@ -213,7 +236,6 @@ def confirm_flips(
         flipped = flipped[:affordable]
     unstable: set[str] = set()
     for side, toolset, first in ((0, base, b_runs), (1, head, a_runs)):
-        del side
         listed = toolset.to_mcp()
         requests = [
             SelectionRequest(tools=tools_for_case(toolset, c, listed=listed), intent=c.intent, fresh=True, case_id=c.id)
@@ -223,7 +245,13 @@ def confirm_flips(
         answers = selector.select_many(requests) if requests else []
         by_name = toolset.by_name()
         for i, case in enumerate(flipped):
+            successor = moved[side].get(case.expected) if first[case.id].successor_of else None
             for sel in answers[i * repeats : (i + 1) * repeats]:
-                if judge(case, sel, by_name.get(sel.tool)).passed != first[case.id].passed:
+                if successor is not None:
+                    asked, targets = successor_case(case, successor, toolset)
+                    run = judge_successor(asked, sel, by_name.get(sel.tool), successor, targets)
+                else:
+                    run = judge(case, sel, by_name.get(sel.tool))
+                if run.passed != first[case.id].passed:
                     unstable.add(case.id)
     return unstable, unconfirmed

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from app.audit.compare import compare, confirm_flips
 from app.audit.live_plan import LivePlan, PlanOptions, Ranker, Scope
@@ -14,6 +14,7 @@ from app.audit.rules.engine import evaluate
 from app.audit.rules.ruleset import RuleSet, load_rules
 from app.audit.scoring import WEIGHTS, score
 from app.audit.selection import Selector, run_suite
+from app.audit.successors import Successor, SuccessorRule, find_successors
 from app.audit.suite.build import CaseGenerator, build_suite
 
 SYNTHETIC_NOTE = (
@@ -36,14 +37,16 @@ def audit(
     rules: RuleSet | None = None,
     rule_settings: RuleSettings | None = None,
     plan: LivePlan | None = None,
+    successors: Sequence[Successor] = (),
 ) -> AuditReport:
     """Audit one tool set: deterministic findings, then every case of `suite` through `selector` (with a live
-    `plan`, only the cases it asks; its sampled cases weigh for the cases they were drawn from)."""
+    `plan`, only the cases it asks; its sampled cases weigh for the cases they were drawn from). The head of a
+    before/after passes the removed tools' `successors`: their cases are judged against them."""
     ruleset = rules or load_rules()
     results = evaluate(toolset, rules=ruleset, settings=rule_settings)
     findings = sorted([*toolset.load_findings, *results.findings], key=Finding.sort_key)
-    runs = run_suite(selector, toolset, suite, asked=plan.asked() if plan else None)
-    return build_report(
+    runs = run_suite(selector, toolset, suite, asked=plan.asked() if plan else None, successors=successors)
+    report = build_report(
         toolset,
         suite=suite,
         selector=selector,
@@ -53,6 +56,7 @@ def audit(
         runs=runs,
         plan=plan,
     )
+    return report.model_copy(update={"successors": list(successors)}) if successors else report
 
 
 def build_report(
@@ -168,6 +172,7 @@ def audit_pair(
     rules: RuleSet | None = None,
     plan: PlanOptions | None = None,
     ranker: Ranker | None = None,
+    successors: Mapping[str, SuccessorRule] | None = None,
 ) -> Comparison:
     """Before/after: one frozen suite from both sides, each side audited with it, then compared.
 
@@ -177,8 +182,15 @@ def audit_pair(
     A live_model selector asks by `plan` (default: the targeted plan of app/audit/live_plan.py, its cases
     ranked by `ranker`, the synthetic selector): the targeted scope runs the template suite, `Scope.ALL` has
     the model write the cases too, as before plans existed. A synthetic selector asks every case.
+
+    Removed tools' cases are judged on head against their successors: the `successors` the repository names,
+    else those app/audit/successors.py finds; added tools' cases are judged on base against their predecessors
+    (the successors found the other way), so a rename or a merge compares the same requests on both sides.
     """
     ruleset = rules or load_rules()
+    found = find_successors(base, head, successors)
+    # The same on base for head's new tools: a merged tool's requests are asked of the tools it replaced.
+    back = find_successors(head, base)
     live = selector.info.mode == Mode.LIVE_MODEL
     options = (plan or PlanOptions()) if live else None
     if generator is None and (options is None or options.scope == Scope.ALL):
@@ -190,9 +202,17 @@ def audit_pair(
         negatives=negatives,
         generator=generator,
     )
-    chosen = plan_for(suite, base, head, selector=selector, options=options, ranker=ranker) if options else None
-    before = audit(base, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings, plan=chosen)
-    after = audit(head, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings, plan=chosen)
+    chosen = (
+        plan_for(suite, base, head, selector=selector, options=options, ranker=ranker, successors=(back, found))
+        if options
+        else None
+    )
+    before = audit(
+        base, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings, plan=chosen, successors=back
+    )
+    after = audit(
+        head, suite=suite, selector=selector, rules=ruleset, rule_settings=rule_settings, plan=chosen, successors=found
+    )
     unstable: set[str] = set()
     unconfirmed: set[str] = set()
     if repeats > 0:

@@ -32,7 +32,8 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.audit.models import Case, Suite, Tool, ToolSet
-from app.audit.selection import SelectionRequest, runnable
+from app.audit.selection import SelectionRequest, moved_to, runnable
+from app.audit.successors import Successor
 from app.audit.text import folded_stems
 
 # Tools of the synthetic ranking that make a case "near" a changed tool: the top three.
@@ -154,10 +155,13 @@ def build_plan(
     ranks: Sequence[Mapping[str, Sequence[str]]],
     options: PlanOptions,
     touched: set[str] | None = None,
+    successors: tuple[Sequence[Successor], Sequence[Successor]] = ((), ()),
 ) -> LivePlan:
     """The plan of `options.scope`. `ranks` holds, per side, the synthetic ranking of each case that runs there
     (case id -> tool names, best first); `touched` defaults to the tools whose definitions differ. The whole
-    scope asks every case, the targeted ones first where a budget must choose."""
+    scope asks every case, the targeted ones first where a budget must choose. `successors` (base's, then head's):
+    a case of a tool one side lacks runs there too when that side has a successor for it."""
+    moved = ({s.removed: s for s in successors[0]}, {s.removed: s for s in successors[1]})
     everything = options.scope == Scope.ALL
     touched = touched_tools(base, head) if touched is None else touched
     gained = changed_words(base, head)
@@ -165,7 +169,7 @@ def build_plan(
     remainder: list[Case] = []
     left: list[PlannedCase] = []
     for case in suite.cases:
-        sides = _sides(case, base, head)
+        sides = _sides(case, base, head, moved)
         if not sides:
             why = "runs on neither side"
             left.append(PlannedCase(case_id=case.id, status=PlanStatus.LEFT_OUT, reason=why, calls=0))
@@ -200,7 +204,7 @@ def build_plan(
     spent = PROBE_CALLS
     planned: list[PlannedCase] = []
     for _, cid, case, why, status in queue:
-        calls = _sides(case, base, head)
+        calls = _sides(case, base, head, moved)
         if cap is not None and spent + calls > cap:
             planned.append(PlannedCase(case_id=cid, status=PlanStatus.OVER_BUDGET, reason=why, calls=0))
             continue
@@ -218,8 +222,13 @@ def build_plan(
     )
 
 
-def _sides(case: Case, base: ToolSet, head: ToolSet) -> int:
-    return (runnable(base, case) is None) + (runnable(head, case) is None)
+def _sides(
+    case: Case, base: ToolSet, head: ToolSet, moved: tuple[Mapping[str, Successor], Mapping[str, Successor]] = ({}, {})
+) -> int:
+    return sum(
+        runnable(side, case) is None or moved_to(case, set(side.names()), found) is not None
+        for side, found in ((base, moved[0]), (head, moved[1]))
+    )
 
 
 def _why_targeted(

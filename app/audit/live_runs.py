@@ -8,6 +8,7 @@ of that many characters costs (None without prices).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from app.audit.live_plan import (
@@ -24,6 +25,7 @@ from app.audit.live_plan import (
 from app.audit.models import Suite, ToolSet
 from app.audit.results import Comparison, Run
 from app.audit.selection import SelectionRequest, Selector, runnable, tools_for_case
+from app.audit.successors import Successor
 
 
 def plan_for(
@@ -34,6 +36,7 @@ def plan_for(
     selector: Selector,
     options: PlanOptions,
     ranker: Ranker | None,
+    successors: tuple[Sequence[Successor], Sequence[Successor]] = ((), ()),
 ) -> LivePlan:
     """The plan of `options` for this pair, its budget narrowed to what the selector has left (calls already
     spent writing cases count), its cases ranked by `ranker` on both sides."""
@@ -47,7 +50,7 @@ def plan_for(
             requests = [SelectionRequest(tools_for_case(toolset, c, listed=listed), c.intent) for c in cases]
             ranked = ranker.rank_many(requests, k=RANK_DEPTH) if requests else []
             ranks[side] = {c.id: names for c, names in zip(cases, ranked, strict=True)}
-    return build_plan(suite, base, head, ranks=ranks, options=options, touched=touched)
+    return build_plan(suite, base, head, ranks=ranks, options=options, touched=touched, successors=successors)
 
 
 def _own(case: Any, touched: set[str]) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.audit.models import Case, Finding, Mode, Provenance
+from app.audit.successors import Successor
 
 
 class Selection(BaseModel):
@@ -44,6 +45,9 @@ class Run(BaseModel):
     error: str | None = None
     raw: str | None = None
     usage: dict[str, Any] | None = None
+    # A before/after: the tool this case was written for, absent from this side; `expected` is then the tool that
+    # does its work here (on head a removed tool's successor, on base a new tool's predecessor).
+    successor_of: str | None = None
 
 
 class ConfusionPair(BaseModel):
@@ -108,6 +112,9 @@ class AuditReport(BaseModel):
     cases: list[Case] = Field(default_factory=list)
     totals: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
+    # A before/after: where the requests of the tools this side lacks were judged (app/audit/successors.py): on
+    # head the removed tools' successors, on base the new tools' predecessors.
+    successors: list[Successor] = Field(default_factory=list)
 
 
 class ToolChange(BaseModel):
@@ -115,6 +122,10 @@ class ToolChange(BaseModel):
     change: str  # "added", "removed", "changed", "renamed"
     fields: list[str] = Field(default_factory=list)
     renamed_from: str | None = None
+    # A removed tool's successor: "browser_tabs (action: close)", how it was found, and how sure that is.
+    successor: str | None = None
+    successor_how: str | None = None
+    successor_confidence: float | None = None
 
 
 class ToolSummary(BaseModel):
@@ -129,6 +140,9 @@ class ToolSummary(BaseModel):
     change: str
     fields: list[str] = Field(default_factory=list)
     renamed_from: str | None = None
+    successor: str | None = None
+    successor_how: str | None = None
+    successor_confidence: float | None = None
     scored_cases: int = 0
     ran_before: int | None = None
     passed_before: int | None = None
@@ -148,6 +162,10 @@ class CaseDelta(BaseModel):
     kind: str  # "regression", "improvement", "unstable", "coverage_added", "coverage_removed"
     why: str = ""
     removed_tools: list[str] = []  # tools left out of the list for this case (a near-miss expects NO_TOOL)
+    # The case's tool was removed; head expected this successor instead ("browser_tabs (action: close)").
+    successor: str | None = None
+    # The case's tool is new; base was asked for the tool(s) it replaced instead ("browser_tab_close").
+    predecessor: str | None = None
     # Synthetic mode: the head's answer was decided by a hair (its confidence under BORDERLINE, app/audit/compare.py),
     # so a small change anywhere in the tool list can flip it; the change is still counted.
     borderline: bool = False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -10,6 +10,7 @@ from jsonschema import Draft202012Validator
 
 from app.audit.models import NO_TOOL, Case, Suite, ToolSet
 from app.audit.results import ArgumentCheck, Run, Selection, SelectorInfo
+from app.audit.successors import Successor, Target, choose_targets
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,16 +71,49 @@ def runnable(toolset: ToolSet, case: Case) -> str | None:
 LEFT_OUT = "left out of the live plan (the change cannot reach it, and it was not drawn for the sample)"
 
 
+def moved_to(case: Case, names: set[str], successors: Mapping[str, Successor]) -> Successor | None:
+    """The successor a case is judged against on a side without its tool: a case written for (and expecting) a
+    removed tool with a successor; near-miss cases, which leave tools out on purpose, stay where they were."""
+    found = successors.get(case.expected)
+    if found is None or case.expected in names or case.removed_tools or case.target_tool not in (None, case.expected):
+        return None
+    return found
+
+
+def successor_case(case: Case, successor: Successor, toolset: ToolSet) -> tuple[Case, list[Target]]:
+    """A case of a removed tool as head judges it: expecting the successor that fits it (and its argument values)."""
+    targets = choose_targets(successor, case.intent, toolset.by_name())
+    first = targets[0]
+    acceptable = dict(case.acceptable_arguments or {})
+    for key, value in first.arguments.items():
+        acceptable[key] = [value]
+    return case.model_copy(update={"expected": first.tool, "acceptable_arguments": acceptable or None}), targets
+
+
 def run_suite(
-    selector: Selector, toolset: ToolSet, suite: Suite, *, asked: set[str] | None = None
+    selector: Selector,
+    toolset: ToolSet,
+    suite: Suite,
+    *,
+    asked: set[str] | None = None,
+    successors: Sequence[Successor] = (),
 ) -> list[Run]:
     """Run every case of `suite` against `toolset` (only those in `asked`, when given); cases that cannot run,
-    or were not asked, are recorded, unscored."""
+    or were not asked, are recorded, unscored. A case expecting a tool absent here that has a successor is judged
+    against the successor (app/audit/successors.py)."""
     by_name = toolset.by_name()
     pending: list[tuple[Case, SelectionRequest]] = []
     skipped: dict[str, str] = {}
+    moved: dict[str, tuple[Successor, list[Target]]] = {}
+    after = {s.removed: s for s in successors}
+    names = set(by_name)
     listed = toolset.to_mcp()
     for case in suite.cases:
+        successor = moved_to(case, names, after)
+        if successor is not None:
+            retargeted, targets = successor_case(case, successor, toolset)
+            moved[case.id] = (successor, targets)
+            case = retargeted.model_copy(update={"target_tool": None})
         reason = runnable(toolset, case)
         if reason is None and asked is not None and case.id not in asked:
             reason = LEFT_OUT
@@ -104,9 +138,36 @@ def run_suite(
                 )
             )
             continue
-        _, sel = answered[case.id]
-        runs.append(judge(case, sel, by_name.get(sel.tool)))
+        asked_case, sel = answered[case.id]
+        if case.id in moved:
+            successor, targets = moved[case.id]
+            runs.append(judge_successor(asked_case, sel, by_name.get(sel.tool), successor, targets))
+        else:
+            runs.append(judge(case, sel, by_name.get(sel.tool)))
     return runs
+
+
+def judge_successor(case: Case, sel: Selection, tool: Any | None, successor: Successor, targets: list[Target]) -> Run:
+    """Judge a case of a tool this side lacks against the tool(s) doing its work here: the right tool, and the
+    argument values that select the operation (`action: close`)."""
+    hit = next((t for t in targets if t.tool == sel.tool), None) if not sel.error else None
+    if hit is not None and sel.tool != case.expected:
+        acceptable = {k: [v] for k, v in hit.arguments.items()} or None
+        case = case.model_copy(update={"expected": hit.tool, "acceptable_arguments": acceptable})
+    run = judge(case, sel, tool)
+    wanted = targets[0] if hit is None else hit
+    update: dict[str, Any] = {"successor_of": successor.removed, "expected": wanted.tool}
+    if hit is not None:
+        wrong = [k for k, v in sorted(hit.arguments.items()) if not _value_acceptable(sel.arguments.get(k), [v])]
+        if wrong:
+            said = ", ".join(f"{k}: {sel.arguments.get(k, '(none)')}" for k in wrong)
+            why = f"selected {sel.tool} with {said}, not {hit.label()} (in place of {successor.removed})"
+            update |= {"passed": False, "why": why}
+        else:
+            update["why"] = f"selected {hit.label()} in place of {successor.removed}"
+    elif not run.passed:
+        update["why"] = f"{run.why} (expected {successor.label()} in place of {successor.removed})"
+    return run.model_copy(update=update)
 
 
 def judge(case: Case, sel: Selection, selected_tool: Any | None) -> Run:

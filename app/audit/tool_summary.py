@@ -58,7 +58,7 @@ def tool_summaries(
     new_findings = Counter(f.tool for f in introduced if f.tool)
     out: list[ToolSummary] = []
     for change in changes:
-        cases = by_tool.get(change.tool, [])
+        cases = by_tool.get(change.tool, []) + (by_tool.get(change.renamed_from, []) if change.renamed_from else [])
         ran_before, passed_before = _side(cases, before_runs)
         ran_after, passed_after = _side(cases, after_runs)
         confused = confusions.get(change.tool, Counter())
@@ -68,6 +68,9 @@ def tool_summaries(
                 change=change.change,
                 fields=list(change.fields),
                 renamed_from=change.renamed_from,
+                successor=change.successor,
+                successor_how=change.successor_how,
+                successor_confidence=change.successor_confidence,
                 scored_cases=len(cases),
                 ran_before=ran_before,
                 passed_before=passed_before,

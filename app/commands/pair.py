@@ -91,6 +91,7 @@ def compare_pair(pair: Pair, *, intents: int = 5, repeats: int = 0) -> Compariso
         head_ref=pair.refs[1],
         plan=settings.plan,
         ranker=plan_ranker(settings.mode),
+        successors=settings.config.successor_rules(),
     )
     save = getattr(selector, "save_recording", None)
     if callable(save):

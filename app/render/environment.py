@@ -59,6 +59,23 @@ def short(value: str | None, n: int = 12) -> str:
     return text[:n] if _SHA.fullmatch(text) else text
 
 
+# How a removed tool's successor was found (app/audit/successors.py), as a reader says it.
+FOUND_BY = {
+    "config": "from the config",
+    "renamed": "renamed",
+    "named": "named in its description",
+    "action": "an argument value names it",
+    "split": "one new tool per value of its argument",
+    "matched": "the most alike new tool",
+}
+
+
+def found_by(how: str | None, confidence: float | None = None) -> str:
+    """`action`, 0.95 -> "its operation is an argument value, confidence 0.95" (1.0 is not said)."""
+    said = FOUND_BY.get(how or "", how or "")
+    return f"{said}, confidence {confidence:.2f}" if confidence is not None and confidence < 1 else said
+
+
 @cache
 def environment() -> Environment:
     env = Environment(
@@ -69,7 +86,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(md=md, code=code, signed=signed, score=score, short=short)
+    env.filters.update(md=md, code=code, signed=signed, score=score, short=short, found_by=found_by)
     env.globals.update(shown_change=shown_change)
     return env
 

@@ -107,6 +107,7 @@ class AuditReviewer:
             ranker=plan_ranker(config.mode),
             intents_per_tool=5 if config.generate else 0,
             negatives=config.generate,
+            successors=config.successor_rules(),
         )
         if request.notes:
             comparison = comparison.model_copy(update={"notes": [*comparison.notes, *request.notes]})

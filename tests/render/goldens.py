@@ -98,5 +98,19 @@ def pair_comment(pairs_dir: Path, name: str, comparison: Comparison | None = Non
     return render_comparison(mask(comparison), report_url=REPORT_URL)
 
 
+# Before/after tool sets in our own words showing successors (tests/fixtures/successors/): a merge into one tool
+# with an action, a split of one tool into two, a rename. Their comments are kept unmasked.
+SUCCESSOR_FIXTURES = ("merge", "split", "rename")
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "successors"
+
+
+def successor_comment(name: str) -> str:
+    """The comment of a successor fixture, between refs named after its files."""
+    refs = (f"{name}_base.json", f"{name}_head.json")
+    base, head = (load_definitions(ref, text=(FIXTURES / ref).read_text()) for ref in refs)
+    comparison = audit_pair(base, head, selector=synthetic_selector(), base_ref=refs[0], head_ref=refs[1])
+    return render_comparison(comparison, report_url=REPORT_URL)
+
+
 def golden_path(name: str) -> Path:
     return GOLDEN / f"{name}.md"

@@ -11,13 +11,25 @@ import sys
 
 from tests.browser.comment_page import CHROMIUM, screenshot
 from tests.conftest import ROOT, SHARED
-from tests.render.goldens import GOLDEN, demo_comment, golden_path, pair_comment, pair_names
+from tests.render.goldens import (
+    GOLDEN,
+    SUCCESSOR_FIXTURES,
+    demo_comment,
+    golden_path,
+    pair_comment,
+    pair_names,
+    successor_comment,
+)
 
 
 def main() -> int:
     GOLDEN.mkdir(exist_ok=True)
     written = [golden_path("demo")]
     written[0].write_text(demo_comment())
+    for name in SUCCESSOR_FIXTURES:
+        path = golden_path(f"successors_{name}")
+        path.write_text(successor_comment(name))
+        written.append(path)
     pairs_dir = SHARED / "corpora" / "pairs"
     if pairs_dir.is_dir():
         for name in pair_names(pairs_dir):

@@ -13,7 +13,15 @@ import pytest
 
 from app.render.markdown import GITHUB_COMMENT_LIMIT, VISIBLE_LINE_BUDGET, visible_lines
 from tests.conftest import SHARED
-from tests.render.goldens import demo_comment, golden_path, pair_comment, pair_comparison, pair_names
+from tests.render.goldens import (
+    SUCCESSOR_FIXTURES,
+    demo_comment,
+    golden_path,
+    pair_comment,
+    pair_comparison,
+    pair_names,
+    successor_comment,
+)
 
 PAIRS = SHARED / "corpora" / "pairs"
 HOW = "regenerate with `python -m tests.render.regenerate` and review the diff"
@@ -30,6 +38,11 @@ def _check(name: str, body: str) -> None:
 
 def test_demo_comment_matches_its_golden_file() -> None:
     _check("demo", demo_comment())
+
+
+@pytest.mark.parametrize("name", SUCCESSOR_FIXTURES)
+def test_successor_comments_match_their_golden_files(name: str) -> None:
+    _check(f"successors_{name}", successor_comment(name))
 
 
 def _texts(value: Any) -> Iterator[str]:
