@@ -23,6 +23,7 @@ values it names): reaching it keeps the request, missing it is a regression (app
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -54,6 +55,10 @@ PARAPHRASES: tuple[frozenset[str], ...] = tuple(
         "stop halt cancel",
     )
 )
+
+
+# How well an enum member names an old tool: (exact, rest in the name, literal, member words); larger is better.
+Key = tuple[int, int, int, int]
 
 
 class SuccessorRule(BaseModel):
@@ -101,15 +106,63 @@ def _same_operation(a: str, b: str) -> bool:
     return a == b or any(a in g and b in g for g in PARAPHRASES)
 
 
+# One value of a string parameter listed in its description, a line each: "- 'add' - adds ...", "2. get_diff -
+# Get the diff", "* `close`: closes ...".
+_LISTED = re.compile(
+    r"^\s*(?:[-*\u2022]|\d+[.)])?\s*[`'\"]?([A-Za-z][A-Za-z0-9_-]*)[`'\"]?\s*(?:-|:|\u2013|\u2014)\s+\S"
+)
+
+
+_QUOTED = re.compile(r"[`'\"]{1,2}([A-Za-z][A-Za-z0-9_-]*)[`'\"]{1,2}")
+_BETWEEN = re.compile(r"\s*(?:[,|/]\s*)?(?:(?:or|and)\s+)?")
+_ENTRY_END = re.compile(r"\n\s*[A-Za-z_][\w-]*\s*:|\n\s*\n")
+
+
+def _listed_inline(text: str, param: str) -> list[str]:
+    """Values of `param` written as a quoted list after its name: "action: One of: `create`, `update`." (an Args
+    entry of a docstring) or "Actions: ``list``, ``get``." in a tool's description; the list ends at the first
+    word that is not a separator."""
+    for found in re.finditer(rf"(?i)(?<![\w-]){re.escape(param)}s?\s*:", text):
+        segment = text[found.end() : found.end() + 600]
+        end = _ENTRY_END.search(segment)
+        segment = segment[: end.start()] if end else segment
+        values: list[str] = []
+        last = None
+        for quoted in _QUOTED.finditer(segment):
+            if last is not None and not _BETWEEN.fullmatch(segment[last : quoted.start()]):
+                break
+            values.append(quoted.group(1))
+            last = quoted.end()
+        if len(values) >= 2:
+            return list(dict.fromkeys(values))
+    return []
+
+
 def _enum_params(tool: Tool) -> list[tuple[str, list[str]]]:
+    """String parameters with a closed set of values: an `enum`, or (servers often write them so) values listed
+    one per line in the parameter's description, or as a quoted list after the parameter's name in its own or
+    the tool's description."""
     props = tool.input_schema.get("properties")
     if not isinstance(props, dict):
         return []
     out: list[tuple[str, list[str]]] = []
     for name, spec in sorted(props.items()):
-        values = spec.get("enum") if isinstance(spec, dict) else None
+        if not isinstance(spec, dict):
+            continue
+        values = spec.get("enum")
         if isinstance(values, list) and len(values) >= 2 and all(isinstance(v, str) for v in values):
             out.append((name, list(values)))
+        elif spec.get("type") == "string" and isinstance(spec.get("description"), str):
+            listed = [m.group(1) for line in spec["description"].splitlines() if (m := _LISTED.match(line))]
+            if len(listed) >= 2:
+                out.append((name, list(dict.fromkeys(listed))))
+                continue
+        if spec.get("type") == "string" and "enum" not in spec:
+            inline = _listed_inline(str(spec.get("description") or ""), name) or _listed_inline(
+                tool.description or "", name
+            )
+            if inline:
+                out.append((name, inline))
     return out
 
 
@@ -141,6 +194,9 @@ class _Finder:
             if self.base[n].definition_hash() != self.head[n].definition_hash()
         )
         self.candidates = [*self.added, *changed]
+        # An enum member naming the old operation may also sit on a tool the change kept as it was (the
+        # consolidated tool shipped earlier, the old ones are removed now); new and changed tools come first.
+        self.everywhere = [*self.candidates, *sorted(n for n in self.head if n not in self.candidates)]
         # Words most of the tools both sides keep share in their names ("browser", "github") say nothing about
         # which tool a name means.
         kept = sorted(set(self.base) & set(self.head))
@@ -150,10 +206,12 @@ class _Finder:
                 counts[w] = counts.get(w, 0) + 1
         self.common = {w for w, n in counts.items() if len(kept) > 2 and n > len(kept) / 2}
 
-    def distinctive(self, left: list[str], name: str) -> bool:
-        """The old name's words left over are what `name` says, and at least one of them tells it apart."""
+    def distinctive(self, left: list[str], name: str, described: str = "") -> bool:
+        """The old name's words left over are what `name` says (or, given `described`, what the name and that
+        text say), and at least one of them, in the name, tells it apart."""
         own = set(_name_stems(name))
-        return bool(left) and set(left) <= own | self.common and bool(set(left) - self.common)
+        said = own | self.common | (set(_stems(described)) if described else set())
+        return bool(left) and set(left) <= said and bool((set(left) & own) - self.common)
 
     def renamed(self, old: str) -> Successor | None:
         body = _body(self.base[old])
@@ -177,23 +235,45 @@ class _Finder:
         needle = old.lower()
         return [n for n in self.candidates if has_token((self.head[n].description or "").lower(), needle)]
 
-    def actions(self, old: str, within: Sequence[str]) -> list[tuple[tuple[int, int, int], Target]]:
-        """Enum members of the tools `within` that name `old`'s operation, best first: (exact, literal, words)."""
+    def actions(self, old: str, within: Sequence[str]) -> list[tuple[Key, Target]]:
+        """Enum members of the tools `within` that name `old`'s operation, best first: (exact, the rest of the
+        old name in the new one's name rather than only in its descriptions, literal, words)."""
         old_words = _name_stems(old)
-        found: list[tuple[tuple[int, int, int], Target]] = []
+        found: list[tuple[Key, Target]] = []
         for name in within:
-            for param, members in _enum_params(self.head[name]):
+            tool = self.head[name]
+            props = tool.input_schema.get("properties") or {}
+            for param, members in _enum_params(tool):
+                spec = props.get(param) if isinstance(props, dict) else None
+                described = f"{tool.description or ''} {spec.get('description', '') if isinstance(spec, dict) else ''}"
                 for member in members:
                     if member == old:
-                        found.append(((1, 1, 9), Target(tool=name, arguments={param: member})))
+                        found.append(((1, 1, 1, 9), Target(tool=name, arguments={param: member})))
                         continue
                     member_words = _name_stems(member)
                     covered = _covers(member_words, old_words) if member_words else None
-                    if covered is None or not self.distinctive(covered[0], name):
+                    if covered is None:
                         continue
-                    key = (0, 0 if covered[1] else 1, len(member_words))
+                    if self.distinctive(covered[0], name):
+                        in_name = 1
+                    elif self.distinctive(covered[0], name, described):
+                        in_name = 0
+                    else:
+                        continue
+                    key = (0, in_name, 0 if covered[1] else 1, len(member_words))
                     found.append((key, Target(tool=name, arguments={param: member})))
-        return sorted(found, key=lambda kv: (-kv[0][0], -kv[0][1], -kv[0][2], kv[1].tool))
+        return sorted(found, key=lambda kv: (*(-k for k in kv[0]), kv[1].tool))
+
+    def member_for(self, old: str, new: str) -> dict[str, str]:
+        """For a matched successor with closed-value parameters: the one value per parameter whose words are all
+        in the old name (`create` for create_and_submit_review), where exactly one is."""
+        old_words = _name_stems(old)
+        out: dict[str, str] = {}
+        for param, members in _enum_params(self.head[new]):
+            fits = [m for m in members if _name_stems(m) and _covers(_name_stems(m), old_words) is not None]
+            if len(fits) == 1:
+                out[param] = fits[0]
+        return out
 
     def split(self, old: str) -> list[Target]:
         """One new tool per member of the old tool's enum: `manage_issue(action: create|close)` -> `create_issue`,
@@ -215,7 +295,8 @@ class _Finder:
         return []
 
     def matched(self, removed: Sequence[str], added: Sequence[str]) -> dict[str, tuple[str, float]]:
-        """Mutual best matches by words and parameter names, each ahead of the runner-up by MATCH_MARGIN."""
+        """Each removed tool's best match by words and parameter names, ahead of its runner-up by MATCH_MARGIN
+        (several removed tools may match one new tool: a merge without an argument to tell them apart)."""
         if not removed or not added:
             return {}
         docs = [_stems(_document(self.base[n])) for n in removed] + [_stems(_document(self.head[n])) for n in added]
@@ -234,9 +315,7 @@ class _Finder:
             j = max(range(len(added)), key=lambda k: (row[k], -k))
             best = row[j]
             runner = max((v for k, v in enumerate(row) if k != j), default=0.0)
-            column = [sim[k][j] for k in range(len(removed)) if k != i]
-            clear = best - runner >= MATCH_MARGIN and all(best - v >= MATCH_MARGIN for v in column)
-            if best >= MIN_CONFIDENCE and clear:
+            if best >= MIN_CONFIDENCE and best - runner >= MATCH_MARGIN:
                 out[old] = (added[j], round(best, 2))
         return out
 
@@ -276,12 +355,12 @@ def find_successors(
             renamed_to.add(renamed.targets[0].tool)
     # Enum members: each (tool, parameter, member) goes to the old tool it names best; a tie between two old tools
     # gives it to neither.
-    claims: dict[tuple[str, str], list[tuple[tuple[int, int, int], str, Target]]] = {}
+    claims: dict[tuple[str, str], list[tuple[Key, str, Target]]] = {}
     for old in finder.removed:
         if old in found:
             continue
         named = finder.named(old)
-        options = finder.actions(old, named or finder.candidates)
+        options = finder.actions(old, named or finder.everywhere)
         if options:
             key, target = options[0]
             claims.setdefault((target.tool, repr(sorted(target.arguments.items()))), []).append((key, old, target))
@@ -290,11 +369,11 @@ def find_successors(
         elif len(named) > 1:
             found[old] = Successor(removed=old, targets=[Target(tool=n) for n in named], how="named", confidence=0.9)
     for _member, rivals in sorted(claims.items()):
-        rivals.sort(key=lambda r: (-r[0][0], -r[0][1], -r[0][2], r[1]))
+        rivals.sort(key=lambda r: (*(-k for k in r[0]), r[1]))
         if len(rivals) > 1 and rivals[0][0] == rivals[1][0]:
             continue
         key, old, target = rivals[0]
-        confidence = 1.0 if key[0] else 0.95 if key[1] else 0.85
+        confidence = 1.0 if key[0] else (0.95 if key[2] else 0.85) - (0.0 if key[1] else 0.1)
         found[old] = Successor(removed=old, targets=[target], how="action", confidence=confidence)
     for old in finder.removed:
         if old not in found:
@@ -304,7 +383,8 @@ def find_successors(
     taken = {t.tool for s in found.values() for t in s.targets if s.how in ("renamed", "config")}
     rest = [o for o in finder.removed if o not in found]
     for old, (new, confidence) in finder.matched(rest, [n for n in finder.added if n not in taken]).items():
-        found[old] = Successor(removed=old, targets=[Target(tool=new)], how="matched", confidence=confidence)
+        target = Target(tool=new, arguments=finder.member_for(old, new))
+        found[old] = Successor(removed=old, targets=[target], how="matched", confidence=confidence)
     return [found[o] for o in sorted(found)]
 
 
