@@ -232,3 +232,75 @@ def test_the_live_plan_asks_a_removed_tools_cases_on_both_sides_when_it_has_a_su
     without = build_plan(suite, base, head, ranks=[{}, {}], options=PlanOptions())
     assert ids and {c.calls for c in with_successors.cases if c.case_id in ids} == {2}
     assert {c.calls for c in without.cases if c.case_id in ids} == {1}
+
+
+def _string(description: str = "") -> dict[str, Any]:
+    return {"type": "string", "description": description} if description else {"type": "string"}
+
+
+def test_values_listed_one_per_line_in_the_parameter_description_count_as_an_enum() -> None:
+    mode = _string("What to do.\nChoices:\n 1. scale - multiply the amounts\n 2. convert - change units")
+    scale, convert = tool("recipe_scale", "Scales a recipe."), tool("recipe_convert", "Converts a recipe's units.")
+    base = tools(*STABLE, scale, convert)
+    head = tools(*STABLE, tool("recipe_tools", "Works on recipes.", mode=mode))
+    assert labels(base, head) == {
+        "recipe_convert": "recipe_tools (mode: convert) [action]",
+        "recipe_scale": "recipe_tools (mode: scale) [action]",
+    }
+
+
+def test_values_quoted_after_the_parameter_name_in_the_tool_description_count_as_an_enum() -> None:
+    docstring = "Handles plant records.\n\nArgs:\n    op: One of: ``water``, ``prune``.\n    plant_id: The plant."
+    base = tools(*STABLE, tool("water_plant", "Waters a plant."), tool("prune_plant", "Prunes a plant."))
+    head = tools(*STABLE, tool("plant_care", docstring, op=_string(), plant_id=_string()))
+    assert labels(base, head) == {
+        "prune_plant": "plant_care (op: prune) [action]",
+        "water_plant": "plant_care (op: water) [action]",
+    }
+
+
+def test_a_consolidated_tool_that_shipped_earlier_is_the_successor_when_the_old_tools_go() -> None:
+    method = {"type": "string", "enum": ["list_invoices", "get_invoice"]}
+    billing = tool("billing_read", "Reads billing data.", method=method)
+    base = tools(*STABLE, billing, tool("list_invoices", "Lists invoices."), tool("get_invoice", "Gets an invoice."))
+    head = tools(*STABLE, billing)
+    assert labels(base, head) == {
+        "get_invoice": "billing_read (method: get_invoice) [action]",
+        "list_invoices": "billing_read (method: list_invoices) [action]",
+    }
+
+
+def test_the_rest_of_the_old_name_may_be_said_in_the_new_tool_description_at_a_lower_confidence() -> None:
+    action = {"type": "string", "enum": ["nearest", "route"]}
+    base = tools(*STABLE, tool("find_nearest_station", "Finds the nearest station."))
+    said = "Find stations: the nearest one, or a route between two."
+    head = tools(*STABLE, tool("station_search", said, action=action))
+    (found,) = find_successors(base, head)
+    assert found.label() == "station_search (action: nearest)" and found.confidence == 0.85
+
+
+def test_two_removed_tools_reach_one_new_tool_by_the_values_their_names_say() -> None:
+    props = {"path": {"type": "string"}, "recursive": {"type": "boolean"}, "tags": {"type": "array"}}
+    kind = {"type": "string", "enum": ["file", "folder"]}
+    base = tools(
+        *STABLE,
+        tool("import_file", "Imports a document file into the archive with tags.", **props),
+        tool("import_folder", "Imports every document file of a folder into the archive with tags.", **props),
+    )
+    said = "Imports a document file or a folder into the archive."
+    head = tools(*STABLE, tool("archive_import", said, kind=kind, **props))
+    found = {s.removed: s.label() for s in find_successors(base, head)}
+    assert found == {"import_file": "archive_import (kind: file)", "import_folder": "archive_import (kind: folder)"}
+
+
+def test_removed_tools_alike_to_one_new_tool_without_values_all_match_it() -> None:
+    props = {"path": {"type": "string"}, "tags": {"type": "array"}, "chunk_size": {"type": "integer"}}
+    base = tools(
+        *STABLE,
+        tool("ingest_pdf", "Ingests a PDF document into the archive, split in chunks, with tags.", **props),
+        tool("ingest_markdown", "Ingests a Markdown document into the archive, split in chunks, with tags.", **props),
+    )
+    said = "Ingests a PDF or Markdown document into the archive in chunks."
+    head = tools(*STABLE, tool("archive_ingest", said, **props))
+    found = {s.removed: (s.label(), s.how) for s in find_successors(base, head)}
+    assert found == {"ingest_markdown": ("archive_ingest", "matched"), "ingest_pdf": ("archive_ingest", "matched")}
