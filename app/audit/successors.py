@@ -23,12 +23,12 @@ values it names): reaching it keeps the request, missing it is a regression (app
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from app.audit.listed_values import prose_values
 from app.audit.models import Tool, ToolSet
 from app.audit.text import STOPWORDS, cosine, has_token, jaccard, match_stem, split_identifier, tfidf_vectors, words
 from app.errors import ConfigError
@@ -106,42 +106,9 @@ def _same_operation(a: str, b: str) -> bool:
     return a == b or any(a in g and b in g for g in PARAPHRASES)
 
 
-# One value of a string parameter listed in its description, a line each: "- 'add' - adds ...", "2. get_diff -
-# Get the diff", "* `close`: closes ...".
-_LISTED = re.compile(
-    r"^\s*(?:[-*\u2022]|\d+[.)])?\s*[`'\"]?([A-Za-z][A-Za-z0-9_-]*)[`'\"]?\s*(?:-|:|\u2013|\u2014)\s+\S"
-)
-
-
-_QUOTED = re.compile(r"[`'\"]{1,2}([A-Za-z][A-Za-z0-9_-]*)[`'\"]{1,2}")
-_BETWEEN = re.compile(r"\s*(?:[,|/]\s*)?(?:(?:or|and)\s+)?")
-_ENTRY_END = re.compile(r"\n\s*[A-Za-z_][\w-]*\s*:|\n\s*\n")
-
-
-def _listed_inline(text: str, param: str) -> list[str]:
-    """Values of `param` written as a quoted list after its name: "action: One of: `create`, `update`." (an Args
-    entry of a docstring) or "Actions: ``list``, ``get``." in a tool's description; the list ends at the first
-    word that is not a separator."""
-    for found in re.finditer(rf"(?i)(?<![\w-]){re.escape(param)}s?\s*:", text):
-        segment = text[found.end() : found.end() + 600]
-        end = _ENTRY_END.search(segment)
-        segment = segment[: end.start()] if end else segment
-        values: list[str] = []
-        last = None
-        for quoted in _QUOTED.finditer(segment):
-            if last is not None and not _BETWEEN.fullmatch(segment[last : quoted.start()]):
-                break
-            values.append(quoted.group(1))
-            last = quoted.end()
-        if len(values) >= 2:
-            return list(dict.fromkeys(values))
-    return []
-
-
 def _enum_params(tool: Tool) -> list[tuple[str, list[str]]]:
     """String parameters with a closed set of values: an `enum`, or (servers often write them so) values listed
-    one per line in the parameter's description, or as a quoted list after the parameter's name in its own or
-    the tool's description."""
+    in prose (app/audit/listed_values.py)."""
     props = tool.input_schema.get("properties")
     if not isinstance(props, dict):
         return []
@@ -152,17 +119,8 @@ def _enum_params(tool: Tool) -> list[tuple[str, list[str]]]:
         values = spec.get("enum")
         if isinstance(values, list) and len(values) >= 2 and all(isinstance(v, str) for v in values):
             out.append((name, list(values)))
-        elif spec.get("type") == "string" and isinstance(spec.get("description"), str):
-            listed = [m.group(1) for line in spec["description"].splitlines() if (m := _LISTED.match(line))]
-            if len(listed) >= 2:
-                out.append((name, list(dict.fromkeys(listed))))
-                continue
-        if spec.get("type") == "string" and "enum" not in spec:
-            inline = _listed_inline(str(spec.get("description") or ""), name) or _listed_inline(
-                tool.description or "", name
-            )
-            if inline:
-                out.append((name, inline))
+        elif listed := prose_values(name, spec, tool.description or ""):
+            out.append((name, listed))
     return out
 
 

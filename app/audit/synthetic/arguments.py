@@ -46,11 +46,17 @@ def param_kind(param: Param) -> str:
 
 
 def _enum_member(
-    param: Param, intent_lower: str, intent_stems: set[str], synonyms: Mapping[str, tuple[str, ...]]
+    param: Param,
+    intent_lower: str,
+    intent_stems: set[str],
+    synonyms: Mapping[str, tuple[str, ...]],
+    members: tuple[Any, ...] | None = None,
 ) -> Any | None:
-    """The member the request names: as written, by its words, else (one member only) through the profile's
-    synonym groups ("get rid of the event" -> `delete`)."""
-    for member in sorted(param.enum, key=lambda v: -len(str(v))):
+    """The member (of the enum, or of `members`) the request names: as written, by its words; else, given
+    `synonyms`, the one member whose words are all stopwords (`get`: the plain operation), else the one member
+    named through the profile's synonym groups ("get rid of the event" -> `delete`)."""
+    members = param.enum if members is None else members
+    for member in sorted(members, key=lambda v: -len(str(v))):
         text = str(member).lower()
         if not text:
             continue
@@ -61,8 +67,11 @@ def _enum_member(
             return member
     if not synonyms:
         return None
+    plain = [m for m in members if str(m) and not analysed_stems(str(m))]
+    if len(plain) == 1:
+        return plain[0]
     said = intent_stems | {o for s in intent_stems for o in synonyms.get(s, ())}
-    named = [m for m in param.enum if (stems := set(analysed_stems(str(m)))) and stems <= said]
+    named = [m for m in members if (stems := set(analysed_stems(str(m)))) and stems <= said]
     return named[0] if len(named) == 1 else None
 
 
@@ -164,6 +173,44 @@ def fill_arguments(
 
 
 def _value_for(
+    param: Param,
+    intent: str,
+    intent_lower: str,
+    intent_words: list[str],
+    intent_stems: set[str],
+    found: Found,
+    pools: dict[str, list[str]],
+    quoted: list[tuple[str, frozenset[str]]],
+    propers: list[tuple[str, frozenset[str], str]],
+    lists: list[list[Any]],
+    used_numbers: set[int],
+    synonyms: Mapping[str, tuple[str, ...]],
+) -> tuple[Any | None, float]:
+    """A value for one parameter and its evidence: 1 from the request, 0.5 free text, 0 a fallback. Where the
+    parameter lists its choices in prose, the choice the request names replaces the value; the evidence stays
+    what it was (the tool's own words already counted), so the choice of tool does not move."""
+    value, evidence = _plain_value_for(
+        param,
+        intent,
+        intent_lower,
+        intent_words,
+        intent_stems,
+        found,
+        pools,
+        quoted,
+        propers,
+        lists,
+        used_numbers,
+        synonyms,
+    )
+    if param.listed and not param.enum:
+        chosen = _enum_member(param, intent_lower, intent_stems, synonyms, param.listed)
+        if chosen is not None:
+            return chosen, evidence
+    return value, evidence
+
+
+def _plain_value_for(
     param: Param,
     intent: str,
     intent_lower: str,

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.audit.listed_values import prose_values
 from app.audit.synthetic.profiles import Profile
 from app.audit.text import STOPWORDS, TRANSPOSED, deletions, match_stem, one_typo, words
 
@@ -80,6 +81,9 @@ class Param:
     required: bool
     description: str = ""
     enum: tuple[Any, ...] = ()
+    # Values a string parameter without an enum lists in prose (app/audit/listed_values.py): used to fill the
+    # argument, never to match a request to the tool (the tool's words already hold them).
+    listed: tuple[str, ...] = ()
     default: Any = None
     has_default: bool = False
     item_type: str = ""
@@ -130,7 +134,7 @@ def _declared_type(spec: dict[str, Any]) -> str:
 MAX_ENUM_MEMBERS = 1000
 
 
-def _params(schema: Any) -> list[Param]:
+def _params(schema: Any, tool_description: str = "") -> list[Param]:
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return []
     required = {r for r in _list(schema.get("required")) if isinstance(r, str)}
@@ -147,6 +151,7 @@ def _params(schema: Any) -> list[Param]:
                 required=pname in required,
                 description=desc,
                 enum=tuple(enum[:MAX_ENUM_MEMBERS]),
+                listed=tuple(prose_values(pname, spec, tool_description)[:MAX_ENUM_MEMBERS]),
                 default=spec.get("default"),
                 has_default="default" in spec,
                 item_type=_declared_type(items) if items else "",
@@ -215,7 +220,7 @@ def analyse_tool(tool: dict[str, Any], profile: Profile, *, kinds: dict[str, str
     name_tokens = tuple(match_stem(w) for w in words(name))
     kinds = kinds or action_kinds(profile)
     action = next((k for k in map(kinds.get, name_tokens) if k), None)
-    params = _params(tool.get("inputSchema"))
+    params = _params(tool.get("inputSchema"), _str(tool.get("description")))
     for p in params:
         add(list(p.stems), weights.parameters)
         add(list(p.description_stems), weights.parameters)
