@@ -304,3 +304,38 @@ def test_removed_tools_alike_to_one_new_tool_without_values_all_match_it() -> No
     head = tools(*STABLE, tool("archive_ingest", said, **props))
     found = {s.removed: (s.label(), s.how) for s in find_successors(base, head)}
     assert found == {"ingest_markdown": ("archive_ingest", "matched"), "ingest_pdf": ("archive_ingest", "matched")}
+
+
+class _Keyword:
+    """A stand-in model (mode live_model): calls calendar_events with the action its request names."""
+
+    @property
+    def info(self) -> Any:
+        from app.audit.models import Mode
+        from app.audit.results import SelectorInfo
+
+        return SelectorInfo(mode=Mode.LIVE_MODEL, name="keyword", profile_hash="k" * 12)
+
+    def select_many(self, requests: Any) -> list[Any]:
+        from app.audit.results import Selection
+
+        out = []
+        for req in requests:
+            names = {t["name"] for t in req.tools}
+            text = req.intent.lower()
+            action = next((a for a, w in (("delete", "delet"), ("create", "creat"), ("list", "list")) if w in text), "")
+            if "calendar_events" in names and action:
+                out.append(Selection(tool="calendar_events", arguments={"action": action}, confidence=0.9))
+            else:
+                out.append(Selection(tool="NO_TOOL", confidence=0.9))
+        return out
+
+
+def test_a_live_review_plans_and_judges_the_removed_tools_cases_against_the_successor() -> None:
+    base, head = fixture("merge")
+    comparison = audit_pair(base, head, selector=_Keyword())
+    moved = [r for r in comparison.head.runs if r.successor_of]
+    assert moved and all(r.expected == "calendar_events" for r in moved)
+    assert comparison.head.totals.get("live_plan"), "a live_model review runs by a plan"
+    for run in moved:
+        assert run.passed == (run.arguments.get("action") == run.successor_of.split("_")[1])  # type: ignore[union-attr]
