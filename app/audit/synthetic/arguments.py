@@ -163,6 +163,10 @@ def fill_arguments(
             used_numbers,
             synonyms or {},
         )
+        if param.listed and not param.enum:
+            # Choices written in prose: the one the request names replaces the value; the evidence stays what it
+            # was (the tool's own words already counted), so the choice of tool does not move.
+            value = _enum_member(param, intent_lower, intent_stems, synonyms or {}, param.listed) or value
         if value is not None:
             args[param.name] = value
         if param.required:
@@ -173,44 +177,6 @@ def fill_arguments(
 
 
 def _value_for(
-    param: Param,
-    intent: str,
-    intent_lower: str,
-    intent_words: list[str],
-    intent_stems: set[str],
-    found: Found,
-    pools: dict[str, list[str]],
-    quoted: list[tuple[str, frozenset[str]]],
-    propers: list[tuple[str, frozenset[str], str]],
-    lists: list[list[Any]],
-    used_numbers: set[int],
-    synonyms: Mapping[str, tuple[str, ...]],
-) -> tuple[Any | None, float]:
-    """A value for one parameter and its evidence: 1 from the request, 0.5 free text, 0 a fallback. Where the
-    parameter lists its choices in prose, the choice the request names replaces the value; the evidence stays
-    what it was (the tool's own words already counted), so the choice of tool does not move."""
-    value, evidence = _plain_value_for(
-        param,
-        intent,
-        intent_lower,
-        intent_words,
-        intent_stems,
-        found,
-        pools,
-        quoted,
-        propers,
-        lists,
-        used_numbers,
-        synonyms,
-    )
-    if param.listed and not param.enum:
-        chosen = _enum_member(param, intent_lower, intent_stems, synonyms, param.listed)
-        if chosen is not None:
-            return chosen, evidence
-    return value, evidence
-
-
-def _plain_value_for(
     param: Param,
     intent: str,
     intent_lower: str,
