@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import typer
@@ -32,6 +33,20 @@ COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.serve",
     "app.commands.worker",
 )
+
+@app.callback()
+def _options(
+    no_cache: bool = typer.Option(
+        False,
+        "--no-cache",
+        help="Embed every text anew instead of reading sentence vectors kept by earlier runs "
+        "(kept under TOOLCHOICE_CACHE_DIR, default ~/.cache/toolchoice).",
+    ),
+) -> None:
+    """Options before the command: `toolchoice --no-cache audit ...`."""
+    if no_cache:
+        os.environ["TOOLCHOICE_NO_CACHE"] = "1"
+
 
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +22,11 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # Set for the whole run (and inherited by the command-line runs the tests start).
 TEST_ALLOW_HOSTS = "127.0.0.1,localhost"
 os.environ[ENV_ALLOW_HOSTS] = TEST_ALLOW_HOSTS
+
+# Sentence vectors are kept for this run only (app/semantic/vector_cache.py): warm across its tests and the command
+# lines they start, never shared with another run or the user's own cache.
+os.environ["TOOLCHOICE_CACHE_DIR"] = tempfile.mkdtemp(prefix="toolchoice-vectors-")
+os.environ.pop("TOOLCHOICE_NO_CACHE", None)
 
 
 def shared_path(*parts: str) -> Path:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 import numpy as np
 
 from app.audit.synthetic.semantic import DECIMALS
-from app.semantic.minilm import MODEL_NAME, MiniLM
+from app.semantic.minilm import MODEL_NAME, MiniLM, model_zip
+from app.semantic.vector_cache import VectorCache, cache_dir
 
 # Texts whose vectors are kept (least recently used dropped): 384 float32 each, about 30 MB in all; an
 # audit's requests and tools are prepared together, so this bounds what one audit embeds at once.
@@ -21,13 +22,29 @@ _STACKED = 4
 
 class MiniLMSimilarity:
     """Cosine of a request with tool texts; a tool list is reused across many requests, so its vectors are
-    computed once."""
+    computed once. With a `cache` (app/semantic/vector_cache.py), vectors computed by earlier runs are read from
+    it, and the model is loaded only when some text is new (`model` may then be a loader)."""
 
-    def __init__(self, model: MiniLM) -> None:
-        self._model = model
+    def __init__(
+        self,
+        model: MiniLM | Callable[[], MiniLM],
+        *,
+        weights_sha256: str | None = None,
+        cache: VectorCache | None = None,
+    ) -> None:
+        self._loaded = model if isinstance(model, MiniLM) else None
+        self._loader = model if not isinstance(model, MiniLM) else None
+        self._weights = weights_sha256
+        self._cache = cache if cache is not None and cache.usable else None
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         self._stacked: list[tuple[Sequence[str], np.ndarray]] = []
+
+    def _model(self) -> MiniLM:
+        if self._loaded is None:
+            assert self._loader is not None
+            self._loaded = self._loader()
+        return self._loaded
 
     @property
     def model(self) -> str:
@@ -35,7 +52,7 @@ class MiniLMSimilarity:
 
     @property
     def weights_sha256(self) -> str:
-        return self._model.weights_sha256
+        return self._weights or self._model().weights_sha256
 
     def prepare(self, texts: Sequence[str]) -> None:
         with self._lock:
@@ -43,10 +60,18 @@ class MiniLMSimilarity:
 
     def _add(self, texts: Sequence[str]) -> None:
         missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if missing and self._cache is not None:
+            stored = self._cache.get_many(self.weights_sha256, missing)
+            for text in missing:
+                if text in stored:
+                    self._vectors[text] = stored[text]
+            missing = [t for t in missing if t not in stored]
         for start in range(0, len(missing), CACHED_TEXTS // 2):
             chunk = missing[start : start + CACHED_TEXTS // 2]
-            for text, vector in zip(chunk, self._model.embed(chunk), strict=True):
-                self._vectors[text] = vector
+            computed = dict(zip(chunk, self._model().embed(chunk), strict=True))
+            self._vectors.update(computed)
+            if self._cache is not None:
+                self._cache.put_many(self.weights_sha256, computed)
 
     def similarities(self, request: str, texts: Sequence[str]) -> list[float]:
         """Cosines of `request` with each of `texts`. A list of texts is taken as unchanging once passed in: the
@@ -75,5 +100,18 @@ class MiniLMSimilarity:
 
 @cache
 def shared_similarity() -> MiniLMSimilarity:
-    """One model per process (loading reads 90 MB); SelectorError when the model package is missing."""
-    return MiniLMSimilarity(MiniLM())
+    """One model per process (loading reads 90 MB), loaded only when a text is not in the vector cache (none when
+    `TOOLCHOICE_NO_CACHE` is set); SelectorError when the model package is missing."""
+    directory = cache_dir()
+    if directory is None:
+        return MiniLMSimilarity(MiniLM())
+    vectors = VectorCache(directory)
+    if not vectors.usable:
+        return MiniLMSimilarity(MiniLM())
+    path = model_zip()
+    known = vectors.weights_sha256(path)
+    if known is None:
+        model = MiniLM(path)
+        vectors.remember_weights(path, model.weights_sha256)
+        return MiniLMSimilarity(model, cache=vectors)
+    return MiniLMSimilarity(lambda: MiniLM(path), weights_sha256=known, cache=vectors)
