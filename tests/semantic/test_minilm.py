@@ -42,7 +42,7 @@ def similarity():
 
 @needs_model
 def test_vectors_are_unit_length_and_the_published_pair_scores_as_published(similarity) -> None:
-    model = similarity._model
+    model = similarity._model()
     vectors = model.embed(["A man is eating food.", "A man is eating a piece of bread.", "The new movie is awesome"])
     norms = (vectors**2).sum(1)
     assert all(abs(n - 1.0) < 1e-5 for n in norms)
@@ -55,7 +55,7 @@ def test_vectors_are_unit_length_and_the_published_pair_scores_as_published(simi
 def test_a_text_has_the_same_vector_bit_for_bit_whatever_it_is_embedded_with(similarity) -> None:
     # A worker's cache holds vectors from earlier audits: a cosine must not depend on which texts were
     # embedded together, or a rerun of the same pull request could read differently.
-    model = similarity._model
+    model = similarity._model()
     text = "Let the release channel know 2.3.0 is out"
     alone = model.embed([text])
     others = ["hi", "Tell the release room that 2.3.0 shipped", "a long text " * 20, "Tell ops 2.3.0 is live"]
@@ -94,5 +94,5 @@ def test_each_tool_list_gets_its_own_cosines_though_its_vectors_are_stacked_once
     first = similarity.similarities(request, tools)
     assert similarity.similarities(request, fewer) == first[:1]
     assert similarity.similarities(request, tools) == first
-    alone = similarity._model.embed([request, tools[1]])
+    alone = similarity._model().embed([request, tools[1]])
     assert similarity.similarities(request, [tools[1]]) == [round(float(alone[0] @ alone[1]), 3)]
