@@ -52,8 +52,6 @@ def compare(
     before: AuditReport,
     after: AuditReport,
     *,
-    base: ToolSet | None = None,
-    head: ToolSet | None = None,
     base_ref: str | None = None,
     head_ref: str | None = None,
     unstable: Iterable[str] = (),
@@ -100,7 +98,7 @@ def compare(
     after_keys = {finding_key(f) for f in after.findings}
     introduced = [f for f in after.findings if finding_key(f) not in before_keys]
     resolved = [f for f in before.findings if finding_key(f) not in after_keys]
-    changes = tool_changes(before, after, base=base, head=head)
+    changes = tool_changes(before, after)
     deltas = {k: round(after.scores.as_dict()[k] - before.scores.as_dict()[k], 2) for k in before.scores.as_dict()}
     return Comparison(
         mode=after.mode,
@@ -163,12 +161,9 @@ def _delta(
     )
 
 
-def tool_changes(
-    before: AuditReport, after: AuditReport, *, base: ToolSet | None = None, head: ToolSet | None = None
-) -> list[ToolChange]:
+def tool_changes(before: AuditReport, after: AuditReport) -> list[ToolChange]:
     """Added, removed, changed (which fields) and renamed tools, by definition hashes; a removed tool with a
     successor names it (app/audit/successors.py: a rename is a successor found by an unchanged definition)."""
-    del base, head
     old, new = before.tool_field_hashes, after.tool_field_hashes
     changes: list[ToolChange] = []
     for name in sorted(set(old) & set(new)):
@@ -248,7 +243,7 @@ def confirm_flips(
             successor = moved[side].get(case.expected) if first[case.id].successor_of else None
             for sel in answers[i * repeats : (i + 1) * repeats]:
                 if successor is not None:
-                    asked, targets = successor_case(case, successor, toolset)
+                    asked, targets = successor_case(case, successor, by_name)
                     run = judge_successor(asked, sel, by_name.get(sel.tool), successor, targets)
                 else:
                     run = judge(case, sel, by_name.get(sel.tool))

@@ -230,8 +230,6 @@ def audit_pair(
     comparison = compare(
         before,
         after,
-        base=base,
-        head=head,
         base_ref=base_ref,
         head_ref=head_ref,
         unstable=unstable,

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from jsonschema import Draft202012Validator
 
-from app.audit.models import NO_TOOL, Case, Suite, ToolSet
+from app.audit.models import NO_TOOL, Case, Suite, Tool, ToolSet
 from app.audit.results import ArgumentCheck, Run, Selection, SelectorInfo
 from app.audit.successors import Successor, Target, choose_targets
 
@@ -80,9 +80,10 @@ def moved_to(case: Case, names: set[str], successors: Mapping[str, Successor]) -
     return found
 
 
-def successor_case(case: Case, successor: Successor, toolset: ToolSet) -> tuple[Case, list[Target]]:
-    """A case of a removed tool as head judges it: expecting the successor that fits it (and its argument values)."""
-    targets = choose_targets(successor, case.intent, toolset.by_name())
+def successor_case(case: Case, successor: Successor, by_name: Mapping[str, Tool]) -> tuple[Case, list[Target]]:
+    """A case of a tool this side lacks as this side judges it: expecting the successor that fits it (and its
+    argument values); `by_name` is the side's tools by name."""
+    targets = choose_targets(successor, case.intent, by_name)
     first = targets[0]
     acceptable = dict(case.acceptable_arguments or {})
     for key, value in first.arguments.items():
@@ -111,7 +112,7 @@ def run_suite(
     for case in suite.cases:
         successor = moved_to(case, names, after)
         if successor is not None:
-            retargeted, targets = successor_case(case, successor, toolset)
+            retargeted, targets = successor_case(case, successor, by_name)
             moved[case.id] = (successor, targets)
             case = retargeted.model_copy(update={"target_tool": None})
         reason = runnable(toolset, case)

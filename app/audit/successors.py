@@ -152,6 +152,8 @@ class _Finder:
             if self.base[n].definition_hash() != self.head[n].definition_hash()
         )
         self.candidates = [*self.added, *changed]
+        # Description and schema of each new tool, for the rename checks of every removed one.
+        self.bodies = {n: _body(self.head[n]) for n in self.added}
         # An enum member naming the old operation may also sit on a tool the change kept as it was (the
         # consolidated tool shipped earlier, the old ones are removed now); new and changed tools come first.
         self.everywhere = [*self.candidates, *sorted(n for n in self.head if n not in self.candidates)]
@@ -173,14 +175,14 @@ class _Finder:
 
     def renamed(self, old: str) -> Successor | None:
         body = _body(self.base[old])
-        same = [n for n in self.added if _body(self.head[n]) == body]
+        same = [n for n in self.added if self.bodies[n] == body]
         if len(same) == 1:
             return Successor(removed=old, targets=[Target(tool=same[0])], how="renamed", confidence=1.0)
         # The same parameters, the description lightly reworded.
         close = [
             n
             for n in self.added
-            if _body(self.head[n])[1] == body[1] and jaccard(words(body[0]), words(_body(self.head[n])[0])) >= RENAMED
+            if self.bodies[n][1] == body[1] and jaccard(words(body[0]), words(self.bodies[n][0])) >= RENAMED
         ]
         if len(close) == 1:
             return Successor(removed=old, targets=[Target(tool=close[0])], how="renamed", confidence=0.9)
