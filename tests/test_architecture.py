@@ -29,7 +29,7 @@ ROOMS: dict[str, set[str]] = {
     "app.config": BASE | {"app.audit"},
     "app.settings": BASE,
     "app.egress": BASE,
-    # The sentence embedding (numpy) the synthetic selector is given; kept out of the pure core.
+    # The sentence embedding (numpy, onnxruntime) the synthetic selector is given; kept out of the pure core.
     "app.semantic": BASE | {"app.audit"},
     "app.render": BASE | {"app.audit", "app.suggest", "app.redaction", "app"},
     "app.llm": BASE | {"app.audit", "app.suggest", "app.egress"},

@@ -6,10 +6,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import cache
+from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
 
 from app.audit.synthetic.semantic import DECIMALS
+from app.semantic.graph import GRAPH_VERSION
 from app.semantic.minilm import MODEL_NAME, MiniLM, model_zip
 from app.semantic.vector_cache import VectorCache, cache_dir
 
@@ -54,6 +56,12 @@ class MiniLMSimilarity:
     def weights_sha256(self) -> str:
         return self._weights or self._model().weights_sha256
 
+    @property
+    def vector_key(self) -> str:
+        """What a kept vector was computed with: the weights, the runtime's version and the graph (a vector moves in
+        its last bits with either)."""
+        return vector_key(self.weights_sha256)
+
     def prepare(self, texts: Sequence[str]) -> None:
         with self._lock:
             self._add(texts)
@@ -61,7 +69,7 @@ class MiniLMSimilarity:
     def _add(self, texts: Sequence[str]) -> None:
         missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
         if missing and self._cache is not None:
-            stored = self._cache.get_many(self.weights_sha256, missing)
+            stored = self._cache.get_many(self.vector_key, missing)
             for text in missing:
                 if text in stored:
                     self._vectors[text] = stored[text]
@@ -71,7 +79,7 @@ class MiniLMSimilarity:
             computed = dict(zip(chunk, self._model().embed(chunk), strict=True))
             self._vectors.update(computed)
             if self._cache is not None:
-                self._cache.put_many(self.weights_sha256, computed)
+                self._cache.put_many(self.vector_key, computed)
 
     def similarities(self, request: str, texts: Sequence[str]) -> list[float]:
         """Cosines of `request` with each of `texts`. A list of texts is taken as unchanging once passed in: the
@@ -98,10 +106,23 @@ class MiniLMSimilarity:
         return matrix
 
 
+def vector_key(weights_sha256: str) -> str:
+    return f"{weights_sha256} onnxruntime {_runtime_version()} graph {GRAPH_VERSION}"
+
+
+@cache
+def _runtime_version() -> str:
+    try:
+        return version("onnxruntime")
+    except PackageNotFoundError:
+        return "missing"
+
+
 @cache
 def shared_similarity() -> MiniLMSimilarity:
-    """One model per process (loading reads 90 MB), loaded only when a text is not in the vector cache (none when
-    `TOOLCHOICE_NO_CACHE` is set); SelectorError when the model package is missing."""
+    """One model per process, loaded only when a text is not in the vector cache (none when `TOOLCHOICE_NO_CACHE` is
+    set), from the graph an earlier process kept in the cache directory when there is one (else built from the 90 MB
+    of weights and kept); SelectorError when the model package is missing."""
     directory = cache_dir()
     if directory is None:
         return MiniLMSimilarity(MiniLM())
@@ -111,7 +132,9 @@ def shared_similarity() -> MiniLMSimilarity:
     path = model_zip()
     known = vectors.weights_sha256(path)
     if known is None:
-        model = MiniLM(path)
+        model = MiniLM(path, keep=directory)
         vectors.remember_weights(path, model.weights_sha256)
         return MiniLMSimilarity(model, cache=vectors)
-    return MiniLMSimilarity(lambda: MiniLM(path), weights_sha256=known, cache=vectors)
+    return MiniLMSimilarity(
+        lambda: MiniLM(path, keep=directory, weights_sha256=known), weights_sha256=known, cache=vectors
+    )

@@ -10,8 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from app.semantic import minilm
+from app.semantic.graph import GRAPH_VERSION, kept_graph
 from app.semantic.minilm import MiniLM
-from app.semantic.similarity import MiniLMSimilarity
+from app.semantic.similarity import MiniLMSimilarity, vector_key
 from app.semantic.vector_cache import VectorCache, cache_dir
 
 TEXTS = ["Water the tomatoes on the balcony.", "water plants: Waters the plants of a garden bed.", "Book a table."]
@@ -31,9 +33,28 @@ def test_a_warm_cache_gives_the_same_vectors_without_loading_the_model(model: Mi
     first = cold.similarities(TEXTS[0], TEXTS[1:])
     warm = MiniLMSimilarity(_no_model, weights_sha256=model.weights_sha256, cache=VectorCache(tmp_path))
     assert warm.similarities(TEXTS[0], TEXTS[1:]) == first
-    stored = VectorCache(tmp_path).get_many(model.weights_sha256, TEXTS)
+    stored = VectorCache(tmp_path).get_many(vector_key(model.weights_sha256), TEXTS)
     assert all(np.array_equal(stored[t], v) for t, v in zip(TEXTS, model.embed(TEXTS), strict=True))
     assert VectorCache(tmp_path).get_many("another model", TEXTS) == {}
+    # Vectors of the same weights run by another runtime version or graph are not taken for these.
+    assert VectorCache(tmp_path).get_many(model.weights_sha256, TEXTS) == {}
+    assert "onnxruntime" in vector_key("w") and f"graph {GRAPH_VERSION}" in vector_key("w")
+
+
+def test_the_graph_built_once_is_kept_and_a_later_load_opens_it_without_the_weights(
+    model: MiniLM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = MiniLM(keep=tmp_path)
+    kept = kept_graph(tmp_path, built.weights_sha256)
+    assert kept.is_file() and built.weights_sha256 == model.weights_sha256
+
+    def no_weights(data: bytes) -> None:
+        raise AssertionError("the weights were unzipped although the graph was kept")
+
+    monkeypatch.setattr(minilm, "read_safetensors", no_weights)
+    opened = MiniLM(keep=tmp_path, weights_sha256=built.weights_sha256)
+    assert np.array_equal(opened.embed(TEXTS), model.embed(TEXTS))
+    assert not list(kept.parent.glob("*.part"))  # written atomically, nothing left half-written
 
 
 def test_a_cache_that_cannot_be_opened_is_no_error(model: MiniLM, tmp_path: Path) -> None:
