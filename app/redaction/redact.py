@@ -66,8 +66,8 @@ def _replacer(kind: SecretKind, pattern: re.Pattern[str]) -> Callable[[re.Match[
 @lru_cache(maxsize=65_536)
 def redact_text(text: str) -> str:
     """`text` with every detected secret replaced by `[REDACTED:<kind>]`. Idempotent."""
-    if len(text) < MIN_SCAN_LENGTH:
-        return text
+    if len(text) < MIN_SCAN_LENGTH or not _found(text):
+        return text  # nothing found by the same detectors: nothing to replace (most texts, scanned once)
     for kind, pattern in PATTERNS:
         text = pattern.sub(_replacer(kind, pattern), text)
     if not _MAYBE_SECRET.search(text):
