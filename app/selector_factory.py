@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.audit.live_plan import Ranker
 from app.audit.models import Mode
@@ -11,6 +12,18 @@ from app.audit.selection import Selector
 from app.audit.synthetic.profiles import read_profile
 from app.audit.synthetic.selector import SyntheticSelector
 from app.errors import SelectorError
+
+if TYPE_CHECKING:
+    from app.semantic.similarity import MiniLMSimilarity
+
+
+def synthetic_similarity() -> MiniLMSimilarity | None:
+    """The sentence embedding the shipped synthetic profile reads, one per process (None when it reads none)."""
+    if read_profile(None).semantic is None:
+        return None
+    from app.semantic.similarity import shared_similarity
+
+    return shared_similarity()
 
 
 def synthetic_selector(profile: Path | None = None) -> SyntheticSelector:

@@ -49,6 +49,7 @@ ROOMS: dict[str, set[str]] = {
         "app.reports",
         "app.config",
         "app.settings",
+        "app.semantic",
         "app.selector_factory",
         "app.review",
     },

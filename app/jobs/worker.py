@@ -12,6 +12,7 @@ from rq import Queue, Worker
 
 from app.errors import ConfigError
 from app.jobs.job import on_work_horse_killed
+from app.jobs.vectors import share_vectors
 from app.redaction.exits import install_log_redaction
 from app.settings import Settings
 
@@ -70,6 +71,9 @@ def run_worker(settings: Settings, *, burst: bool = False, log_level: str = "INF
     """Work until stopped (or, with `burst`, until the queue is empty). The scheduler runs delayed retries."""
     worker = build_worker(settings)
     install_log_redaction()  # inherited by every forked job
+    # Sentence vectors through Redis (one embedding of a text for every worker) and the model loaded here, once,
+    # before the jobs are forked.
+    share_vectors(worker.connection)
     preload()
     # Long-lived imported objects stay out of the collector (and shared copy-on-write with forked jobs).
     gc.collect()

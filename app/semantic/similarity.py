@@ -13,7 +13,7 @@ import numpy as np
 from app.audit.synthetic.semantic import DECIMALS
 from app.semantic.graph import GRAPH_VERSION
 from app.semantic.minilm import MODEL_NAME, MiniLM, model_zip
-from app.semantic.vector_cache import VectorCache, cache_dir
+from app.semantic.vector_cache import VectorCache, VectorStore, cache_dir
 
 # Texts whose vectors are kept (least recently used dropped): 384 float32 each, about 30 MB in all; an
 # audit's requests and tools are prepared together, so this bounds what one audit embeds at once.
@@ -25,19 +25,20 @@ _STACKED = 4
 class MiniLMSimilarity:
     """Cosine of a request with tool texts; a tool list is reused across many requests, so its vectors are
     computed once. With a `cache` (app/semantic/vector_cache.py), vectors computed by earlier runs are read from
-    it, and the model is loaded only when some text is new (`model` may then be a loader)."""
+    it, and the model is loaded only when some text is new (`model` may then be a loader); `share_through` puts a
+    store shared by other processes (Redis) in front of it."""
 
     def __init__(
         self,
         model: MiniLM | Callable[[], MiniLM],
         *,
         weights_sha256: str | None = None,
-        cache: VectorCache | None = None,
+        cache: VectorStore | None = None,
     ) -> None:
         self._loaded = model if isinstance(model, MiniLM) else None
         self._loader = model if not isinstance(model, MiniLM) else None
         self._weights = weights_sha256
-        self._cache = cache if cache is not None and cache.usable else None
+        self._stores: list[VectorStore] = [cache] if cache is not None and cache.usable else []
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         self._stacked: list[tuple[Sequence[str], np.ndarray]] = []
@@ -47,6 +48,17 @@ class MiniLMSimilarity:
             assert self._loader is not None
             self._loaded = self._loader()
         return self._loaded
+
+    def load(self) -> None:
+        """Load the model now (a worker does, so that the jobs it forks start with it)."""
+        with self._lock:
+            self._model()
+
+    def share_through(self, store: VectorStore) -> None:
+        """Read vectors from `store` first and write every computed one to it too (once per store)."""
+        with self._lock:
+            if store.usable and all(s is not store for s in self._stores):
+                self._stores.insert(0, store)
 
     @property
     def model(self) -> str:
@@ -68,18 +80,23 @@ class MiniLMSimilarity:
 
     def _add(self, texts: Sequence[str]) -> None:
         missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
-        if missing and self._cache is not None:
-            stored = self._cache.get_many(self.vector_key, missing)
+        for at, store in enumerate(self._stores):
+            if not missing:
+                break
+            stored = store.get_many(self.vector_key, missing)
             for text in missing:
                 if text in stored:
                     self._vectors[text] = stored[text]
+            if stored and at:  # found further down: kept where the next process looks first
+                for nearer in self._stores[:at]:
+                    nearer.put_many(self.vector_key, stored)
             missing = [t for t in missing if t not in stored]
         for start in range(0, len(missing), CACHED_TEXTS // 2):
             chunk = missing[start : start + CACHED_TEXTS // 2]
             computed = dict(zip(chunk, self._model().embed(chunk), strict=True))
             self._vectors.update(computed)
-            if self._cache is not None:
-                self._cache.put_many(self.vector_key, computed)
+            for store in self._stores:
+                store.put_many(self.vector_key, computed)
 
     def similarities(self, request: str, texts: Sequence[str]) -> list[float]:
         """Cosines of `request` with each of `texts`. A list of texts is taken as unchanging once passed in: the

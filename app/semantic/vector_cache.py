@@ -19,11 +19,24 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 DIMENSIONS = 384
 FILE_NAME = "vectors.sqlite3"
+
+
+class VectorStore(Protocol):
+    """Where computed vectors are kept by (what computed them, text): this file, or Redis for the App's workers
+    (app/jobs/vectors.py). A store never raises: what it cannot read is computed again."""
+
+    @property
+    def usable(self) -> bool: ...
+
+    def get_many(self, model_key: str, texts: Iterable[str]) -> dict[str, np.ndarray]: ...
+
+    def put_many(self, model_key: str, vectors: Mapping[str, np.ndarray]) -> None: ...
 
 
 def cache_dir() -> Path | None:
@@ -34,7 +47,8 @@ def cache_dir() -> Path | None:
     return Path(configured) if configured else Path.home() / ".cache" / "toolchoice"
 
 
-def _key(model_key: str, text: str) -> bytes:
+def text_key(model_key: str, text: str) -> bytes:
+    """sha256 of what computed a vector and its text: the key a store keeps the vector under."""
     return hashlib.sha256(f"{model_key}\0{text}".encode("utf-8", "surrogatepass")).digest()
 
 
@@ -61,7 +75,7 @@ class VectorCache:
 
     def get_many(self, model_key: str, texts: Iterable[str]) -> dict[str, np.ndarray]:
         """The cached vectors of `texts` (those found)."""
-        wanted = {_key(model_key, t): t for t in texts}
+        wanted = {text_key(model_key, t): t for t in texts}
         if self._db is None or not wanted:
             return {}
         found: dict[str, np.ndarray] = {}
@@ -83,7 +97,7 @@ class VectorCache:
     def put_many(self, model_key: str, vectors: Mapping[str, np.ndarray]) -> None:
         if self._db is None or not vectors:
             return
-        rows = [(_key(model_key, t), np.asarray(v, dtype=np.float32).tobytes()) for t, v in vectors.items()]
+        rows = [(text_key(model_key, t), np.asarray(v, dtype=np.float32).tobytes()) for t, v in vectors.items()]
         try:
             with self._lock:
                 self._db.executemany("INSERT OR IGNORE INTO vectors (key, vector) VALUES (?, ?)", rows)
