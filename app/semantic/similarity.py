@@ -108,7 +108,10 @@ class MiniLMSimilarity:
             query = self._vectors[request]
             while len(self._vectors) > CACHED_TEXTS:
                 self._vectors.popitem(last=False)
-        return [round(float(c), DECIMALS) + 0.0 for c in matrix @ query]
+        # np.round of the float32 cosines widened to float64 is Python's round() of each, exactly: a float32 has 24
+        # significant bits, so x * 1000 is exact in a double and rint then rounds it as round() does (half to even).
+        # Adding 0.0 turns -0.0 into 0.0.
+        return (np.round((matrix @ query).astype(np.float64), DECIMALS) + 0.0).tolist()
 
     def _matrix(self, texts: Sequence[str]) -> np.ndarray:
         for at, (seen, matrix) in enumerate(self._stacked):

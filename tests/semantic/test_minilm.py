@@ -96,3 +96,13 @@ def test_each_tool_list_gets_its_own_cosines_though_its_vectors_are_stacked_once
     assert similarity.similarities(request, tools) == first
     alone = similarity._model().embed([request, tools[1]])
     assert similarity.similarities(request, [tools[1]]) == [round(float(alone[0] @ alone[1]), 3)]
+
+
+@needs_model
+def test_the_rounded_cosines_are_pythons_round_of_each_float32_cosine(similarity) -> None:
+    texts = [f"tool {i}: Does the {i}th thing to a record of kind {i % 7}." for i in range(60)]
+    request = "Do the third thing to a record"
+    vectors = similarity._model().embed([request, *texts])
+    expected = [round(float(c), 3) + 0.0 for c in vectors[1:] @ vectors[0]]
+    got = similarity.similarities(request, texts)
+    assert got == expected and all(type(c) is float for c in got)
