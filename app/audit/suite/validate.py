@@ -36,10 +36,13 @@ when another tool plausibly serves the request, NO_TOOL cannot be defended. Case
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass
 from functools import cache
 
 from app.audit.models import NO_TOOL, Case, CaseStatus, Provenance, Tool, ToolSet
@@ -70,6 +73,9 @@ PREFIX = 7
 # Where a request's own verb stands: first, or after "Could you", "someone has to", "someone can".
 _VERB_AT = re.compile(r"^\W*(\w+)|\b(?:you|to|can) (\w+)", re.IGNORECASE)
 _VALUE = re.compile(r"\"[^\"]*\"|#\d+|\S*[/@]\S*|\b[A-Z]+-\d+\b|\bv?\d[\d.:-]*\b")
+# A tool's raw share of a request's words bounds its score (every factor applied to it is at most 1); a bound
+# is widened by this much so that no rounding, of the score or of the bound, can put a score above it.
+BOUND_MARGIN = 1 + 1e-9
 
 
 def _replacements(tool: Tool, names: list[str]) -> set[str]:
@@ -138,11 +144,18 @@ def _filler() -> frozenset[str]:
     return frozenset(folded_stems(lexicon()["filler"]))
 
 
+@cache
+def _cues() -> dict[str, re.Pattern[str]]:
+    """Each kind's cue phrases as one pattern: it finds a phrase where any one phrase's own pattern would."""
+    phrases = lexicon()["cues"].items()
+    return {kind: re.compile(rf"\b(?:{'|'.join(map(re.escape, ps))})\b") for kind, ps in phrases if ps}
+
+
 def asked_kind(text: str) -> str | None:
     """The kind of action a request asks for, when its wording says so."""
     lowered = text.lower()
-    for kind, phrases in lexicon()["cues"].items():
-        if any(re.search(rf"\b{re.escape(p)}\b", lowered) for p in phrases):
+    for kind, cue in _cues().items():
+        if cue.search(lowered):
             return kind
     for word in words(lowered)[:6]:
         if word in verb_classes() and base_verb(word) and verb_classes()[word] != "other":
@@ -161,11 +174,130 @@ def _given(text: str) -> frozenset[str]:
 def _frame_free_verbs(text: str) -> frozenset[str]:
     """Stems of the request's own verbs when no frame phrase is in it ("Show the commit", not "Show me ...")."""
     lowered = text.lower()
-    for phrases in lexicon()["cues"].values():
-        if any(re.search(rf"\b{re.escape(p)}\b", lowered) for p in phrases):
-            return frozenset()
+    if any(cue.search(lowered) for cue in _cues().values()):
+        return frozenset()
     found = (m.group(1) or m.group(2) for m in _VERB_AT.finditer(text))
     return frozenset(t for w in found for t in folded_stems(w))
+
+
+@dataclass(frozen=True)
+class _Request:
+    """One request read against a tool set: what every tool's score for it is made of (CaseValidator._read)."""
+
+    terms: list[str]
+    # Its words as a set, and those of them that name some tool, by rarity: "worklog" says more than "issue".
+    asked: set[str]
+    naming: dict[str, float]
+    naming_total: float
+    # Each tool's weighted sum of the request's words (0.0 where it has none), and their total weight.
+    sums: list[float]
+    total: float
+    # The tools with one of the request's own words, not only a frame's filler word their name says.
+    own: set[int]
+    kind: str | None
+    known_only: bool
+    removed: tuple[str, ...]
+
+
+class _Bounded:
+    """Tools in descending order of a bound on their scores: a value of theirs times `scale`.
+
+    The first is found without sorting the rest, which is sorted (once) only when read: often no tool after
+    the first of a list is.
+    """
+
+    def __init__(self, tools: Collection[int], values: Mapping[int, float] | list[float], scale: float) -> None:
+        self._tools = tools
+        self._values = values
+        self._scale = scale
+        self._top = max(tools, key=values.__getitem__)
+        self._rest: list[int] | None = None
+
+    def __iter__(self) -> Iterator[tuple[float, int]]:
+        """(bound, tool), highest bound first."""
+        yield self._values[self._top] * self._scale, self._top
+        if self._rest is None:
+            rest = sorted(self._tools, key=self._values.__getitem__, reverse=True)
+            self._rest = [i for i in rest if i != self._top]
+        for i in self._rest:
+            yield self._values[i] * self._scale, i
+
+
+class _Ranking:
+    """A request's scores over a tool set, each computed only when it could be read.
+
+    The tools a score is given to are those with one of the request's own words (`own`) that are not removed.
+    What is read of them is the best (best()), and a score by name (get()); a tool's score is computed when it is
+    asked for by name, or when its bound could still reach the best score found. Among 1,000 near-duplicate tools
+    most share only a common word with the request and are never scored.
+    """
+
+    def __init__(self, validator: CaseValidator, request: _Request) -> None:
+        self.request = request
+        self._validator = validator
+        self._names = validator.names
+        self._exact: dict[int, float] = {}
+        self._bounds: list[_Bounded] | None = None
+        # The tool whose score a name gets is the one `position` says, unless names repeat in the tool set: then,
+        # as in a dict filled in the order the tools got their sums, the last of them with a score.
+        self._index: dict[str, int] | None = None
+        if validator.repeated:
+            self._index = {self._names[i]: i for i in validator.touched(request.terms) if self._given(i)}
+
+    def get(self, name: str) -> float | None:
+        """The tool's score, or None when it gets none (it shares no counted word with the request, or is removed)."""
+        i = self._tool(name)
+        return None if i is None else self._scored(i)
+
+    def __contains__(self, name: str) -> bool:
+        return self._tool(name) is not None
+
+    def all(self) -> dict[str, float]:
+        """Every score, in the order the tools got their sums."""
+        touched = self._validator.touched(self.request.terms)
+        return {self._names[i]: self._scored(i) for i in touched if self._given(i)}
+
+    def best(self, keep: Callable[[str], bool] | None = None, *, last: bool = False) -> tuple[str, float] | None:
+        """(name, score) of the best-scored tool `keep` lets through: of tools tied on that score, the first by name
+        (the first when sorting every score best first), or with `last` the last (what max((score, name)) gives).
+
+        The tools come in descending order of a bound at least their score; once a bound is below the best score
+        found, no tool after it can reach it. `keep` is asked about a tool before its score is computed.
+        """
+        if self._bounds is None:
+            self._bounds = self._validator.bounds(self.request)
+        found: tuple[str, float] | None = None
+        seen: set[int] = set()
+        for bound, i in heapq.merge(*self._bounds, reverse=True):
+            if found is not None and bound < found[1]:
+                break
+            if i in seen:
+                continue
+            seen.add(i)
+            name = self._names[i]
+            # Where names repeat, only the tool whose score its name gets is in the order.
+            if (self._index is not None and self._index.get(name) != i) or (keep is not None and not keep(name)):
+                continue
+            score = self._scored(i)
+            if found is None or score > found[1] or (score == found[1] and (name > found[0]) == last):
+                found = (name, score)
+        return found
+
+    def _given(self, i: int) -> bool:
+        """Whether tool i gets a score: the verb alone ("Show changes" for git_show) does not make a tool fit, the
+        rest of the request must say it too."""
+        return i in self.request.own and self._names[i] not in self.request.removed
+
+    def _tool(self, name: str) -> int | None:
+        if self._index is not None:
+            return self._index.get(name)
+        i = self._validator.position.get(name)
+        return i if i is not None and self._given(i) else None
+
+    def _scored(self, i: int) -> float:
+        if i not in self._exact:
+            self._exact[i] = self._validator.score(i, self.request)
+        return self._exact[i]
 
 
 class CaseValidator:
@@ -174,6 +306,7 @@ class CaseValidator:
     def __init__(self, toolset: ToolSet) -> None:
         self.names = toolset.names()
         self.position = {name: i for i, name in enumerate(self.names)}
+        self.repeated = len(self.position) < len(self.names)
         self.kinds = [read_tool(t).verb_class for t in toolset.tools]
         self.said = {t.name: frozenset(folded_stems(f"{t.title or ''} {t.description or ''}")) for t in toolset.tools}
         self.fields: list[dict[str, float]] = []
@@ -214,15 +347,28 @@ class CaseValidator:
         for i, weights in enumerate(self.fields):
             for t in weights:
                 self.postings[t].append(i)
-        # Which name slot of which tool a word fills, and which tools' names have it: per word, not per tool.
-        self.slot_postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        # Which tools' names have a word (some slot of theirs has it).
         self.name_postings: dict[str, list[int]] = defaultdict(list)
-        for i, slots in enumerate(self.name_terms):
-            for k, slot in enumerate(slots):
-                for t in slot:
-                    self.slot_postings[t].append((i, k))
-            for t in self.name_stems[i]:
+        for i, stems in enumerate(self.name_stems):
+            for t in stems:
                 self.name_postings[t].append(i)
+        # Per tool, the words whose having counts: a frame's filler word only where the tool's name says it
+        # (_counts), which is the same for every request.
+        filler = _filler()
+        self.counting = [frozenset(t for t in ws if self._counts(i, t, filler)) for i, ws in enumerate(self.fields)]
+        # Per word, the tools whose having it counts, by where they have it: one weight for each such group.
+        self.counted: dict[str, list[tuple[float, list[int]]]] = {}
+        for t, ids in self.postings.items():
+            where: dict[float, list[int]] = defaultdict(list)
+            for i in ids:
+                if t in self.counting[i]:
+                    where[self.fields[i][t]].append(i)
+            self.counted[t] = list(where.items())
+        # Per word, the tools with a parameter of that name (a request may give its value right after it).
+        self.takes: dict[str, set[int]] = defaultdict(set)
+        for i, taken in enumerate(self.param_names):
+            for t in taken:
+                self.takes[t].add(i)
 
     def says_more(self, other: CaseValidator, name: str) -> bool:
         """Whether this version's text says more about tool `name` than `other`'s (both have the tool)."""
@@ -252,32 +398,33 @@ class CaseValidator:
         """Whether tool i's having `term` counts: a frame's filler word only where the tool's name says it."""
         return term not in filler or self.fields[i][term] == NAME_WEIGHT
 
-    def _evidence(self, name: str, terms: list[str]) -> tuple[frozenset[str], int, int]:
+    def _evidence(self, name: str, terms: frozenset[str]) -> tuple[frozenset[str], int, int]:
         """The request's words a tool has (a filler verb only in its name), and how many of its name words the
         request says and does not say."""
         i = self.position[name]
-        filler = _filler()
-        has = frozenset(t for t in terms if t in self.fields[i] and self._counts(i, t, filler))
-        said = sum(1 for slot in self.name_terms[i] if slot & has)
-        return has, said, len(self.name_terms[i]) - said
+        has = self.counting[i] & terms
+        slots = self.name_terms[i]
+        said = len(slots) - sum(map(has.isdisjoint, slots))
+        return has, said, len(slots) - said
 
-    def _rival(
-        self, expected: str, ranked: list[tuple[str, float]], text: str, terms: list[str]
-    ) -> tuple[str, float] | None:
-        """The best other tool that could be the answer instead (see the module's docstring)."""
+    def _rival(self, expected: str, ranking: _Ranking, text: str) -> tuple[str, float] | None:
+        """The best other tool that could be the answer instead (see the module's docstring): the first in the
+        ranking that is not one of those that cannot be. Those are passed over unscored."""
+        terms = frozenset(ranking.request.terms)
         mine, my_said, my_unsaid = self._evidence(expected, terms)
-        for name, score in ranked:
+
+        def could_be(name: str) -> bool:
             if name == expected:
-                continue
+                return False
             theirs, their_said, their_unsaid = self._evidence(name, terms)
             # Its name claims what the request does not say, while the request says all of the expected one's; or
             # the request says all of both names, and more of the expected one's.
             claims_more = my_unsaid == 0 and (their_unsaid > 0 or their_said < my_said)
             if theirs == mine and _number_twin(expected, name, text):
-                continue
-            if not (theirs <= mine and their_said <= my_said and (theirs < mine or claims_more)):
-                return name, score
-        return None
+                return False
+            return not (theirs <= mine and their_said <= my_said and (theirs < mine or claims_more))
+
+        return ranking.best(could_be)
 
     def scores(self, text: str, *, removed: tuple[str, ...] = (), known_only: bool = True) -> dict[str, float]:
         """Each tool's share (0-1) of the request's words, weighted by rarity and by where the tool has them.
@@ -285,65 +432,106 @@ class CaseValidator:
         With `known_only`, words no tool has are left out (a positive case is judged among the tools); without
         it they count against every tool, at a median rarity (a NO_TOOL case may ask for something absent).
         """
-        return self._scores(text, self._terms(text), removed=removed, known_only=known_only)
+        request = self._read(text, self._terms(text), removed=removed, known_only=known_only)
+        return _Ranking(self, request).all()
 
-    def _scores(self, text: str, terms: list[str], *, removed: tuple[str, ...], known_only: bool) -> dict[str, float]:
+    def _read(self, text: str, terms: list[str], *, removed: tuple[str, ...], known_only: bool) -> _Request:
+        """What the tools' scores for a request are made of (see scores())."""
         filler = _filler()
         weight = {t: self.idf.get(t, 0.0 if known_only else self.unknown_idf) for t in terms}
         total = sum(weight.values())
-        if not total:
-            return {}
-        kind = asked_kind(text)
-        given = _given(text)
-        acc: dict[int, float] = defaultdict(float)
+        sums = [0.0] * len(self.names)
         own: set[int] = set()
-        for t in terms:
-            for i in self.postings.get(t, ()):
-                if not self._counts(i, t, filler):
-                    continue
-                where = GIVEN_WEIGHT if t in given and t in self.param_names[i] else self.fields[i][t]
-                acc[i] += weight[t] * where
+        if total:
+            given = _given(text)
+            for t in terms:
+                w = weight[t]
+                # A parameter named right before its value: the tools taking it have the word as if named.
+                takes = self.takes.get(t) if t in given else None
+                for where, tools in self.counted.get(t, ()):
+                    add = w * where
+                    if takes:
+                        for i in tools:
+                            sums[i] += w * GIVEN_WEIGHT if i in takes else add
+                    else:
+                        for i in tools:
+                            sums[i] += add
                 if t not in filler:
-                    own.add(i)
-        out = {}
+                    own.update(self.postings.get(t, ()))
         asked = set(terms)
-        filled: dict[int, set[int]] = defaultdict(set)
-        for t in asked:
-            for i, k in self.slot_postings.get(t, ()):
-                filled[i].add(k)
-        # The request's words that name some tool, by rarity: "worklog" says more than "issue" or "get".
         naming = {t: weight[t] for t in asked if t in self.named and t not in filler}
-        naming_total = sum(naming.values())
-        recalled: dict[int, float] = defaultdict(float)
-        for t, w in naming.items():
-            for i in self.name_postings[t]:
-                recalled[i] += w
-        for i, s in acc.items():
-            # The verb alone ("Show changes" for git_show) does not make a tool fit: the rest must say it too.
-            if self.names[i] in removed or i not in own:
-                continue
-            named = self.name_terms[i]
-            said = len(filled[i]) / len(named) if named else 0.0
-            precision = NAME_FLOOR + (1 - NAME_FLOOR) * said
-            other_kind = kind is not None and self.kinds[i] not in (kind, "other")
-            share = s / total * precision**NAME_EXPONENT
-            if naming_total:
-                # A tool whose name lacks the request's rarest naming words fits it less ('the worklog entries for
-                # the Jira issue' says jira_get_worklog more than jira_get_issue).
-                share *= RECALL_FLOOR + (1 - RECALL_FLOOR) * recalled[i] / naming_total
-            if not known_only and named:
-                # A tool whose own name the request mostly says is a plausible answer, whatever else it says.
-                share = max(share, NAME_PLAUSIBLE * said)
-            out[self.names[i]] = share * (OTHER_KIND_FACTOR if other_kind else 1.0)
+        kind = asked_kind(text) if total else None
+        return _Request(terms, asked, naming, sum(naming.values()), sums, total, own, kind, known_only, removed)
+
+    def touched(self, terms: list[str]) -> dict[int, None]:
+        """The tools with a sum for the request's words, in the order they got it (word by word)."""
+        return dict.fromkeys(i for t in terms for i in self.postings.get(t, ()) if t in self.counting[i])
+
+    def bounds(self, request: _Request) -> list[_Bounded]:
+        """The tools with a score, in lists in descending order of a bound at least their score.
+
+        A score is the tool's raw share of the request's words times factors of at most 1, and a tool whose name
+        has none of the request's words keeps at most NAME_FLOOR squared of it (and RECALL_FLOOR of that when the
+        request names some tool). For a NO_TOOL case, a tool whose name the request says may score NAME_PLAUSIBLE
+        times the share of its name said instead. Bounds are widened by BOUND_MARGIN so that no rounding can put
+        a score above its bound.
+        """
+        sums, own = request.sums, request.own - {self.position[n] for n in request.removed if n in self.position}
+        if not own:
+            return []
+        named = set().union(*(own.intersection(self.name_postings.get(t, ())) for t in request.asked))
+        unnamed = NAME_FLOOR**NAME_EXPONENT * (RECALL_FLOOR if request.naming_total else 1.0)
+        out = [
+            _Bounded(tools, sums, factor / request.total * BOUND_MARGIN)
+            for tools, factor in ((named, 1.0), (own - named, unnamed))
+            if tools
+        ]
+        if not request.known_only and named:
+            plausible = {i: NAME_PLAUSIBLE * self._said(i, request.asked) for i in named}
+            out.append(_Bounded(plausible, plausible, BOUND_MARGIN))
         return out
 
-    def validate(self, case: Case, *, min_confidence: float) -> Case:
+    def _said(self, i: int, asked: set[str]) -> float:
+        """The share of tool i's name slots the request's words fill."""
+        named = self.name_terms[i]
+        return (len(named) - sum(map(asked.isdisjoint, named))) / len(named) if named else 0.0
+
+    def score(self, i: int, request: _Request) -> float:
+        """Tool i's score for the request (see scores())."""
+        named = self.name_terms[i]
+        said = self._said(i, request.asked)
+        precision = NAME_FLOOR + (1 - NAME_FLOOR) * said
+        other_kind = request.kind is not None and self.kinds[i] not in (request.kind, "other")
+        share = request.sums[i] / request.total * precision**NAME_EXPONENT
+        if request.naming_total:
+            # A tool whose name lacks the request's rarest naming words fits it less ('the worklog entries for
+            # the Jira issue' says jira_get_worklog more than jira_get_issue). Summed in the naming words' order.
+            recalled = 0.0
+            for t, w in request.naming.items():
+                if t in self.name_stems[i]:
+                    recalled += w
+            share *= RECALL_FLOOR + (1 - RECALL_FLOOR) * recalled / request.naming_total
+        if not request.known_only and named:
+            # A tool whose own name the request mostly says is a plausible answer, whatever else it says.
+            share = max(share, NAME_PLAUSIBLE * said)
+        return share * (OTHER_KIND_FACTOR if other_kind else 1.0)
+
+    def rank(self, case: Case) -> _Ranking:
+        """The tools' scores for a case's request, as validate() reads them."""
         terms = self._terms(case.intent)
-        scores = self._scores(case.intent, terms, removed=case.removed_tools, known_only=case.expected != NO_TOOL)
-        ordered = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-        ranked = ordered[:2]
+        known_only = case.expected != NO_TOOL
+        return _Ranking(self, self._read(case.intent, terms, removed=case.removed_tools, known_only=known_only))
+
+    def validate(self, case: Case, *, min_confidence: float) -> Case:
+        return self.judge(case, self.rank(case), min_confidence=min_confidence)
+
+    def judge(self, case: Case, ranking: _Ranking, *, min_confidence: float) -> Case:
+        """The case with the confidence and status its expected answer can be defended with, from rank(case)."""
+        # Only the best is read here: a tie of twins puts the expected tool before it.
+        best = ranking.best()
+        ranked = [best] if best else []
         tied = ranked[0][0] if ranked and ranked[0][0] != case.expected else None
-        if tied and scores.get(case.expected) == ranked[0][1] and _number_twin(case.expected, tied, case.intent):
+        if tied and ranking.get(case.expected) == ranked[0][1] and _number_twin(case.expected, tied, case.intent):
             # A tie of twins ('calendar events' for create-events and create-event): the request's number decides.
             ranked = [(case.expected, ranked[0][1]), ranked[0]]
         if case.expected == NO_TOOL:
@@ -356,11 +544,11 @@ class CaseValidator:
             confidence = 0.3 if ranked else 0.0
             note = f"validator expected {ranked[0][0]}" if ranked else "validator: no tool matches"
         else:
-            rival = self._rival(case.expected, ordered, case.intent, terms)
+            rival = self._rival(case.expected, ranking, case.intent)
             runner_up = rival[1] if rival else 0.0
             confidence = 1.0 - RUNNER_UP_WEIGHT * (runner_up / ranked[0][1])
             note = f"validator agrees (runner-up {rival[0]})" if rival else "validator agrees"
-            if replacement := next((n for n in sorted(self.replaced_by[case.expected]) if n in scores), None):
+            if replacement := next((n for n in sorted(self.replaced_by[case.expected]) if n in ranking), None):
                 # Both do the same job, and the description itself says to use the other: a tie at best.
                 confidence = min(confidence, 1.0 - RUNNER_UP_WEIGHT)
                 note = f"validator: {case.expected} is deprecated in favour of {replacement}, which also fits"
@@ -392,20 +580,22 @@ class SideValidator:
         self.others = others
 
     def validate(self, case: Case, *, min_confidence: float) -> Case:
-        checked = self.own.validate(case, min_confidence=min_confidence)
+        ranking = self.own.rank(case)
+        checked = self.own.judge(case, ranking, min_confidence=min_confidence)
         if not checked.scored or case.expected == NO_TOOL or case.provenance != Provenance.AI_GENERATED:
             return checked
-        mine = self.own.scores(case.intent, removed=case.removed_tools)
-        floor = CONTEST_SHARE * mine.get(case.expected, 0.0)
+        # A positive case: its own side's scores, judged among the tools, are the ones it was just validated with.
+        mine = ranking.get(case.expected)
+        floor = CONTEST_SHARE * (0.0 if mine is None else mine)
         for other in self.others:
             if other.says_more(self.own, case.expected):
-                scores = other.scores(case.intent, removed=case.removed_tools)
-                rival = max(
-                    ((s, n) for n, s in scores.items() if n != case.expected), key=lambda r: (r[0], r[1]), default=None
-                )
-                if rival is not None and rival[0] >= max(floor, scores.get(case.expected, 0.0)):
-                    theirs = other.validate(case, min_confidence=min_confidence)
-                    note = f"{checked.note}; contested: the fuller version of its text reads it as {rival[1]}"
+                scores = other.rank(case)
+                # The best-scored other tool; of those tied, the last by name.
+                rival = scores.best(lambda name: name != case.expected, last=True)
+                expected = scores.get(case.expected)
+                if rival is not None and rival[1] >= max(floor, 0.0 if expected is None else expected):
+                    theirs = other.judge(case, scores, min_confidence=min_confidence)
+                    note = f"{checked.note}; contested: the fuller version of its text reads it as {rival[0]}"
                     return checked.model_copy(
                         update={"confidence": theirs.confidence, "status": CaseStatus.EXPLORATORY, "note": note}
                     )
