@@ -79,9 +79,10 @@ class MiniLM:
             with zipfile.ZipFile(path) as zf:
                 vocab = json.loads(zf.read("tokenizer.json"))["model"]["vocab"]
                 kept = kept_graph(keep, weights_sha256) if keep is not None and weights_sha256 else None
-                if kept is not None and kept.is_file():
+                session = _kept_session(kept) if kept is not None else None
+                if session is not None:
                     self.weights_sha256 = weights_sha256 or ""
-                    self._session = _session(str(kept))
+                    self._session = session
                 else:
                     weights = _read_member(zf, "model.safetensors")
                     self.weights_sha256 = hashlib.sha256(weights).hexdigest()
@@ -93,6 +94,11 @@ class MiniLM:
                         self._session = _session(str(kept))
                     else:
                         self._session = _session(graph)
+        except ImportError as exc:
+            raise SelectorError(
+                f"the {MODEL_NAME} sentence embedding runs in onnxruntime, which is not installed ({exc}): "
+                "pip install onnxruntime onnx"
+            ) from None
         except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
             raise SelectorError(f"cannot read the {MODEL_NAME} model from {path}: {exc}") from None
         self._tokens = WordPiece(vocab)
@@ -132,6 +138,17 @@ def _read_member(zf: zipfile.ZipFile, name: str) -> bytearray:
     if at != info.file_size:
         raise ValueError(f"{name} is {at} bytes, the zip says {info.file_size}")
     return out
+
+
+def _kept_session(path: Path) -> Any | None:
+    """A session of the graph an earlier process kept, or None when there is none or it cannot be opened (it is
+    then built again and replaces it)."""
+    if not path.is_file():
+        return None
+    try:
+        return _session(str(path))
+    except ValueError:
+        return None
 
 
 def _session(model: str | bytes) -> Any:

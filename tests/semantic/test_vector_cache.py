@@ -118,3 +118,12 @@ def test_an_audit_is_byte_identical_cold_warm_and_without_the_cache(tmp_path: Pa
     assert all(r.returncode in (0, 1) for r in runs), [r.stderr for r in runs]
     assert runs[0].stdout == runs[1].stdout == runs[2].stdout and runs[0].stdout.startswith("{")
     assert (tmp_path / "vectors" / "vectors.sqlite3").exists()
+
+
+def test_a_damaged_kept_graph_is_built_again(model: MiniLM, tmp_path: Path) -> None:
+    kept = kept_graph(tmp_path, model.weights_sha256)
+    kept.parent.mkdir(parents=True)
+    kept.write_bytes(b"not a graph")
+    again = MiniLM(keep=tmp_path, weights_sha256=model.weights_sha256)
+    assert np.array_equal(again.embed(TEXTS), model.embed(TEXTS))
+    assert kept.stat().st_size > 1_000_000  # replaced by the graph built from the weights
