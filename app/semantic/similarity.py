@@ -41,7 +41,9 @@ class MiniLMSimilarity:
         self._stores: list[VectorStore] = [cache] if cache is not None and cache.usable else []
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
-        self._stacked: list[tuple[Sequence[str], np.ndarray]] = []
+        # Tool lists' vectors stacked from the vectors (the last _STACKED), and lists taken from their rows.
+        self._stacked: list[_Stack] = []
+        self._derived: list[_Stack] = []
 
     def _model(self) -> MiniLM:
         if self._loaded is None:
@@ -114,16 +116,44 @@ class MiniLMSimilarity:
         return (np.round((matrix @ query).astype(np.float64), DECIMALS) + 0.0).tolist()
 
     def _matrix(self, texts: Sequence[str]) -> np.ndarray:
-        for at, (seen, matrix) in enumerate(self._stacked):
-            if seen is texts:
-                self._stacked.insert(0, self._stacked.pop(at))
-                return matrix
+        for stacks in (self._stacked, self._derived):
+            for at, stack in enumerate(stacks):
+                if stack.texts is texts:
+                    stacks.insert(0, stacks.pop(at))
+                    return stack.matrix
+        # A near-miss list (the full list less a tool) takes its rows from the full list's matrix: the same vectors,
+        # copied in one step instead of gathered one by one, so its cosines are what stacking them gives.
+        for stack in self._stacked:
+            rows = stack.rows(texts)
+            if rows is not None:
+                derived = _Stack(texts, stack.matrix[rows])
+                self._derived = [derived, *self._derived[: _STACKED - 1]]
+                return derived.matrix
         self._add(texts)
         for text in texts:
             self._vectors.move_to_end(text)
         matrix = np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, 384), dtype=np.float32)
-        self._stacked = [(texts, matrix), *self._stacked[: _STACKED - 1]]
+        self._stacked = [_Stack(texts, matrix), *self._stacked[: _STACKED - 1]]
         return matrix
+
+
+class _Stack:
+    """A tool list's texts and their vectors stacked in that order; `rows` finds a sublist's rows in it."""
+
+    def __init__(self, texts: Sequence[str], matrix: np.ndarray) -> None:
+        self.texts = texts
+        self.matrix = matrix
+        self._row_of: dict[str, int] | None = None
+
+    def rows(self, texts: Sequence[str]) -> np.ndarray | None:
+        """The row of each of `texts` in this stack, or None when one of them is not in it."""
+        if not texts or len(texts) > len(self.texts):
+            return None
+        if self._row_of is None:
+            self._row_of = {t: i for i, t in enumerate(self.texts)}
+        row_of = self._row_of
+        found = [row_of.get(t, -1) for t in texts]
+        return None if -1 in found else np.array(found, dtype=np.intp)
 
 
 def vector_key(weights_sha256: str) -> str:

@@ -18,7 +18,7 @@ from app.audit.selection import SelectionRequest
 from app.audit.synthetic.index import analyse_tool, build_index
 from app.audit.synthetic.profiles import read_profile
 from app.audit.synthetic.selector import SyntheticSelector
-from app.audit.synthetic.semantic import MAX_SENTENCES, Cosines, tool_pieces
+from app.audit.synthetic.semantic import MAX_SENTENCES, Cosines, pieces_spans, tool_pieces
 from app.audit.text import one_typo
 from app.selector_factory import synthetic_selector
 from app.semantic import minilm
@@ -94,10 +94,12 @@ def test_an_appended_sentence_keeps_every_piece_the_tool_had() -> None:
 
 
 def test_a_tool_ranks_by_its_best_piece_and_is_decided_by_its_whole_text() -> None:
-    cosines = Cosines.of_pieces([0.2, 0.7, 0.5, 0.1, 0.3], owners=[0, 0, 0, 1, 1], size=2)
+    cosines = Cosines.of_spans([0.2, 0.7, 0.5, 0.1, 0.3], pieces_spans([3, 2]))
     assert cosines.values == [0.7, 0.3]
     assert cosines.whole == [0.5, 0.3]
     assert cosines.of_whole().values == [0.5, 0.3]
+    nothing = Cosines.of_spans([-1.0, 0.4], pieces_spans([1, 0, 1]))  # a tool with no piece ranks last
+    assert nothing.values == [-1.0, -1.0, 0.4] and nothing.whole == [-1.0, 0.0, 0.4]
 
 
 def test_one_typo_is_a_swap_or_one_wrong_missing_or_extra_letter_in_a_long_word() -> None:

@@ -260,10 +260,10 @@ class ToolSetIndex:
     prefixes: dict[str, list[str]] = field(default_factory=dict)
     # Terms by each form with one letter left out (and as written), to find the word a typo misspells.
     deletions: dict[str, list[str]] = field(default_factory=dict)
-    # The docs' embedding pieces, as one list, and the position of the doc owning each (filled on first use): the
+    # The docs' embedding pieces, as one list, and where each doc's pieces are in it (filled on first use): the
     # similarity stacks a list's vectors once.
     texts: list[str] | None = None
-    owners: list[int] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)  # each doc's pieces: texts[start:end]
 
     def related(self, term: str) -> list[str]:
         """Terms of this list that are another form of `term`: one is the other plus at most 3 letters, or

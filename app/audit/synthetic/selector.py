@@ -79,6 +79,7 @@ from app.audit.synthetic.semantic import (
     Similarity,
     blended_top,
     checked_similarity,
+    pieces_spans,
     read_cosines,
     tool_pieces,
     word_top,
@@ -201,10 +202,10 @@ class SyntheticSelector:
             if index.texts is None:
                 reads = self.profile.semantic.reads
                 pieces = [_pieces_of(doc, tool, reads) for doc, tool in zip(index.docs, tools, strict=True)]
-                index.owners = [i for i, own in enumerate(pieces) for _ in own]
+                index.spans = pieces_spans([len(own) for own in pieces])
                 index.texts = [p for own in pieces for p in own]
             flat = self._similarity.similarities(meant(intent), index.texts)
-            cosines = Cosines.of_pieces(flat, index.owners, len(index.docs))
+            cosines = Cosines.of_spans(flat, index.spans)
         return query, found, actions, scores, cosines
 
     def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:

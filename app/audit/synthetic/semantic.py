@@ -114,13 +114,12 @@ class Cosines:
     whole: list[float]
 
     @classmethod
-    def of_pieces(cls, flat: Sequence[float], owners: Sequence[int], size: int) -> Cosines:
-        """From the cosines of every piece, in order, each owned by a tool position (a tool's last is its whole)."""
-        best = [-1.0] * size
-        whole = [0.0] * size
-        for cosine, owner in zip(flat, owners, strict=True):
-            best[owner] = max(best[owner], cosine)
-            whole[owner] = cosine
+    def of_spans(cls, flat: Sequence[float], spans: Sequence[tuple[int, int]]) -> Cosines:
+        """From the cosines of every piece, in order, each tool's pieces a run of them, flat[start:end]
+        (`pieces_spans`), its last the whole text: a maximum over each run, not a step per piece (a 1,000-tool list
+        has about 6,000 pieces, and each request reads them all). A tool without pieces ranks at -1."""
+        best = [max(-1.0, max(flat[a:b])) if b > a else -1.0 for a, b in spans]
+        whole = [flat[b - 1] if b > a else 0.0 for a, b in spans]
         return cls(best, whole)
 
     def of_whole(self) -> Cosines:
@@ -133,6 +132,16 @@ class Cosines:
     def top(self) -> int:
         """Position of the highest cosine (the first one on ties)."""
         return max(range(len(self.values)), key=lambda i: (self.values[i], -i))
+
+
+def pieces_spans(counts: Sequence[int]) -> list[tuple[int, int]]:
+    """Where each tool's pieces lie in the one list of every tool's pieces, given how many each has."""
+    spans = []
+    at = 0
+    for count in counts:
+        spans.append((at, at + count))
+        at += count
+    return spans
 
 
 def blended_top(scores: dict[int, float], cosines: Cosines, blend: float, *, k: int = 2) -> list[tuple[int, float]]:
