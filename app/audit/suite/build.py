@@ -125,8 +125,12 @@ def _top_up(
     left = [t for t in toolset.tools if short(t)]
     near = neighbours(toolset, [t.name for t in left]) if left else {}
     tools = {t.name: t for t in toolset.tools}
+    # Counted once, before any contrastive request is added: those added are all scored, and only cases that
+    # were not scored say what a tool was taken for.
+    confused = _confusions(generated.values())
     for tool in left:
-        names = dict.fromkeys([*_confused_with(tool.name, generated.values()), *near.get(tool.name, [])])
+        taken_for = [n for n, _ in confused.get(tool.name, Counter()).most_common(CONTRAST_RIVALS)]
+        names = dict.fromkeys([*taken_for, *near.get(tool.name, [])])
         rivals = [tools[n] for n in names if n in tools and n != tool.name]
         for phrased in contrastive_requests(tool, rivals, prefixes=prefixes):
             if not short(tool):
@@ -134,14 +138,14 @@ def _top_up(
             attempt(tool, phrased)
 
 
-def _confused_with(name: str, cases: Any) -> list[str]:
-    """The tools the validator took a tool's requests for, most often first."""
-    found: Counter[str] = Counter()
+def _confusions(cases: Any) -> dict[str, Counter[str]]:
+    """Per tool, the tools the validator took its requests for, counted in the cases' order (ties of
+    most_common go to the rival met first)."""
+    found: dict[str, Counter[str]] = {}
     for case in cases:
-        mine = case.expected == name and case.family == CaseFamily.POSITIVE and not case.scored
-        if mine and (match := _RIVAL.search(case.note or "")):
-            found[match.group(1)] += 1
-    return [n for n, _ in found.most_common(CONTRAST_RIVALS)]
+        if case.family == CaseFamily.POSITIVE and not case.scored and (match := _RIVAL.search(case.note or "")):
+            found.setdefault(case.expected, Counter())[match.group(1)] += 1
+    return found
 
 
 def _shortfalls(head: ToolSet, cases: list[Case], changed: list[str]) -> list[str]:

@@ -17,14 +17,23 @@ request like any other, and one it cannot defend stays exploratory.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-
-from lemminflect import getAllLemmas
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from types import MappingProxyType
 
 from app.audit.models import Phrasing, Tool
 from app.audit.suite.phrasing import Phrased, checked, is_thing, listing, lists, operation_reading, with_values
-from app.audit.suite.reading import OPERATION_WORDS, Reading, base_verb, lexicon, read_tool, verb_classes
-from app.audit.suite.values import Value, named_value, param_value, tool_values
+from app.audit.suite.reading import (
+    OPERATION_WORDS,
+    TOOL_CACHE,
+    Reading,
+    base_verb,
+    lemmas,
+    lexicon,
+    read_tool,
+    verb_classes,
+)
+from app.audit.suite.values import Value, named_value, param_values, tool_values
 from app.audit.text import content_stems, split_identifier
 
 # Distinct parameters mentioned in one request at most: beyond two the request reads as a form.
@@ -61,8 +70,10 @@ def contrastive(
     return out
 
 
-def _stems(text: str) -> set[str]:
-    return set(content_stems(text))
+@lru_cache(maxsize=TOOL_CACHE)
+def _stems(text: str) -> frozenset[str]:
+    """The content stems of a text, kept: the same rivals' names and parameters are read for each variant."""
+    return frozenset(content_stems(text))
 
 
 def _by_name_word(
@@ -111,15 +122,16 @@ def _by_name(
     return [f"{reading.verb} {with_values(f'the {obj}', obj, values, one=not lists(reading))}"]
 
 
-def _as_written(text: str) -> dict[str, str]:
+@lru_cache(maxsize=TOOL_CACHE)
+def _as_written(text: str) -> Mapping[str, str]:
     """Names a text capitalises where a sentence does not start ('Tekton', 'PipelineRun', not the 'Summary' of
-    'Summary API'), by their lower case."""
+    'Summary API'), by their lower case; kept per description (read once per variant and rival), read-only."""
     found: dict[str, str] = {}
     for sentence in re.split(r"[.!?:\n]+", text):
         for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", sentence)[1:]:
-            if not word.islower() and not getAllLemmas(word.lower()):
+            if not word.islower() and not lemmas(word.lower()):
                 found.setdefault(word.lower(), word)
-    return found
+    return MappingProxyType(found)
 
 
 def _by_name_verb(tool: Tool, reading: Reading, values: list[Value]) -> list[str]:
@@ -148,7 +160,7 @@ def _part_of_noun(words: list[str], i: int) -> bool:
 
 def _names_things(words: list[str]) -> bool:
     """'db stats', 'orgs', 'kiali resource details' name things; 'reset', 'aggregate', 'reverse geocode' may not."""
-    known = getAllLemmas(words[-1])
+    known = lemmas(words[-1])
     if not known:
         return words[-1].endswith("s")  # 'stats', 'orgs'; not 'geocode' or 'freebusy'
     noun = "NOUN" in known or words[-1] in lexicon().get("nouns", [])
@@ -189,11 +201,12 @@ def _distinct_values(tool: Tool, rivals: Sequence[Tool], variant: int) -> tuple[
     distinct: list[Value] = []
     members: list[Value] = []
     order = [p for p in tool.required if p in tool.properties] + [p for p in tool.properties if p not in tool.required]
+    given = param_values(tool, variant=variant)
     for param in order:
         spec = tool.properties[param]
         if not isinstance(spec, dict) or OPERATION_WORDS & set(split_identifier(param)):
             continue  # which operation to run is the request's verb ('Create a label'), not 'with method create'
-        value = param_value(param, spec, tool=tool, required=param in tool.required, variant=variant)
+        value = given[param]
         if value is None and spec.get("type") in ("number", "integer"):
             value = named_value(param, variant=variant)
         if value is None or value.text.startswith(("{", "[")):

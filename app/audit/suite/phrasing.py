@@ -17,14 +17,15 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-
-from lemminflect import getAllLemmas, getInflection
+from functools import cache, lru_cache
 
 from app.audit.models import Phrasing, Tool
 from app.audit.suite.reading import (
     OPERATION_WORDS,
+    TOOL_CACHE,
     Reading,
+    inflections,
+    lemmas,
     lexicon,
     operation_members,
     plural,
@@ -33,7 +34,7 @@ from app.audit.suite.reading import (
     uncountable,
     verb_classes,
 )
-from app.audit.suite.values import Value, tool_values
+from app.audit.suite.values import ToolText, Value, tool_text, tool_values
 from app.audit.text import split_identifier
 
 _NOUN_SYNONYMS = {
@@ -82,7 +83,17 @@ def name_prefixes(names: list[str]) -> frozenset[str]:
 
 
 def phrasings(tool: Tool, *, variant: int = 0, prefixes: frozenset[str] = frozenset()) -> list[Phrased]:
-    """All requests for `tool`, best first within each family, families interleaved."""
+    """All requests for `tool`, best first within each family, families interleaved.
+
+    Kept per tool text: a tool short of scored cases asks for its requests again with a larger budget.
+    """
+    return list(_phrasings(tool_text(tool), variant, prefixes))
+
+
+@lru_cache(maxsize=TOOL_CACHE)
+def _phrasings(text: ToolText, variant: int, prefixes: frozenset[str]) -> tuple[Phrased, ...]:
+    """`phrasings` of the tool `text` carries, kept by its text."""
+    tool = text.tool
     read = read_tool(tool)
     reading = operation_reading(read, tool, variant=variant, prefixes=prefixes)
     values = tool_values(tool, variant=variant)
@@ -102,7 +113,7 @@ def phrasings(tool: Tool, *, variant: int = 0, prefixes: frozenset[str] = frozen
             if rank < len(family) and (text := checked(family[rank].text)) and text.lower() not in seen:
                 seen.add(text.lower())
                 out.append(Phrased(text, family[rank].phrasing))
-    return out
+    return tuple(out)
 
 
 def operation_reading(
@@ -144,8 +155,8 @@ def _operations(tool: Tool) -> list[tuple[str, list[str]]]:
         words = [w.lower() for w in split_identifier(member)]
         if not words or verb_classes().get(words[0]) not in _OPERATION_CLASSES or words[0] in particles:
             continue
-        lemmas = getAllLemmas(words[0])
-        if lemmas and "VERB" not in lemmas:
+        known = lemmas(words[0])
+        if known and "VERB" not in known:
             continue  # 'new' (browser_tabs) is no verb a request opens with
         if len(words) == 1 or is_thing(words[-1]):
             out.append((words[0], words[1:]))
@@ -184,9 +195,15 @@ def _operated_thing(reading: Reading, tool: Tool, name: list[str], generic: set[
 
 def _names_action(word: str) -> bool:
     lowered = word.lower()
-    return lowered in verb_classes() and ("NOUN" not in getAllLemmas(lowered) or lowered in ("read", "write"))
+    return lowered in verb_classes() and ("NOUN" not in lemmas(lowered) or lowered in ("read", "write"))
 
 
+# Sentences whose check is kept: the same drafts come back for each example-value variant, each top-up and each
+# contrastive rival, and the trims are a few dozen patterns run over each.
+_SENTENCES = 65_536
+
+
+@lru_cache(maxsize=_SENTENCES)
 def checked(text: str) -> str | None:
     """The request as a finished sentence, or None when it would not read as one."""
     for pattern, replacement in _trims():
@@ -270,8 +287,8 @@ def _owned(words: str, values: list[Value], verb: str) -> tuple[str, str, list[V
 
 def _can_name(word: str) -> bool:
     """Not a participle ("annotated"): lemminflect lacks the noun reading of some nouns ("commit", "log")."""
-    lemmas = getAllLemmas(word)
-    return not (word.endswith("ed") and lemmas and "NOUN" not in lemmas)
+    known = lemmas(word)
+    return not (word.endswith("ed") and known and "NOUN" not in known)
 
 
 def _names_a_thing(words: list[str], i: int) -> bool:
@@ -296,10 +313,7 @@ def _placed(obj: str, values: list[Value], *, one: bool = False, later: bool = F
         if one and value.role == "ref" and value.noun and re.sub(r"^the ", "", obj.lower()) == plural(value.noun):
             nouns = (*nouns, plural(value.noun))
         for noun in nouns:
-            pattern = re.compile(
-                rf"(?<![\w'’-]){_DETERMINER}((?:{_MODIFIER}[\w-]+\s+){{0,3}}?)({_spaced(noun)})(?:\s+(?:key|id|name|number))?\b(?!\s+(?:#|\d|[A-Z]+-\d))",
-                re.IGNORECASE,
-            )
+            pattern = _noun_phrase(noun)
             found = pattern.finditer(obj) if later else itertools.islice(pattern.finditer(obj), 1)
             match = next(
                 (m for m in found if not _modifies_next(obj[m.end() :]) and not _names_other(m, value, values)), None
@@ -316,6 +330,34 @@ def _placed(obj: str, values: list[Value], *, one: bool = False, later: bool = F
     return obj, done
 
 
+# Patterns kept, one per noun or head: a suite places values in tens of thousands of phrases, more distinct
+# patterns than the re module keeps, and compiling one costs more than the search it is for.
+_PATTERNS = 16_384
+
+
+@lru_cache(maxsize=_PATTERNS)
+def _noun_phrase(noun: str) -> re.Pattern[str]:
+    """Where a phrase names `noun`, with its determiner and up to three modifiers before it."""
+    return re.compile(
+        rf"(?<![\w'’-]){_DETERMINER}((?:{_MODIFIER}[\w-]+\s+){{0,3}}?)({_spaced(noun)})(?:\s+(?:key|id|name|number))?\b(?!\s+(?:#|\d|[A-Z]+-\d))",
+        re.IGNORECASE,
+    )
+
+
+@lru_cache(maxsize=_PATTERNS)
+def _two_of(noun: str) -> re.Pattern[str]:
+    """'the two Jira issues': two of a noun's things, with up to two modifiers."""
+    return re.compile(
+        rf"\b(?:the |a |an )?two ((?:{_MODIFIER}[\w-]+\s+){{0,2}}?)({_spaced(plural(noun))})\b", re.IGNORECASE
+    )
+
+
+@lru_cache(maxsize=_PATTERNS)
+def _bare_head(head: str) -> re.Pattern[str]:
+    """The head said as the object itself, not as what something is of ('the title', not 'the title of')."""
+    return re.compile(rf"(?<![\w-])(?:(?:the|a|an) )?{re.escape(head)}\b(?![\w-])(?! of\b)", re.IGNORECASE)
+
+
 def _two_named(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
     """'a link between two Jira issues' with two issue keys given: 'between the Jira issues PROJ-123 and PROJ-456'."""
     by_noun: dict[str, list[Value]] = {}
@@ -323,8 +365,7 @@ def _two_named(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
         if value.role == "ref" and value.noun:
             by_noun.setdefault(value.noun.split()[-1], []).append(value)
     for noun, pair in by_noun.items():
-        pattern = rf"\b(?:the |a |an )?two ((?:{_MODIFIER}[\w-]+\s+){{0,2}}?)({_spaced(plural(noun))})\b"
-        match = re.search(pattern, obj, re.IGNORECASE)
+        match = _two_of(noun).search(obj)
         if len(pair) == 2 and match:
             said = f"the {match.group(1)}{match.group(2)} {_spoken(pair[0])} and {_spoken(pair[1])}"
             return obj[: match.start()] + said + obj[match.end() :], pair
@@ -437,7 +478,7 @@ def _quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value
     "Saved" to appear', not '... saying "hello"'."""
     said = next((v for v in values if v.role == "content" and v.noun and v.noun == head.lower()), None)
     # "the title of the issue" with a new title: the value is what it becomes, not which title it is.
-    pattern = re.compile(rf"(?<![\w-])(?:(?:the|a|an) )?{re.escape(head)}\b(?![\w-])(?! of\b)", re.IGNORECASE)
+    pattern = _bare_head(head)
     if said is None or said in placed or not pattern.search(obj):
         return obj, placed
     return pattern.sub(f'the {head} "{said.text}"', obj, count=1), [*placed, said]
@@ -750,7 +791,7 @@ def _participle(verb: str) -> str | None:
     several words, which would leave the preposition dangling ("still needs to be navigated to")."""
     if " " in verb.strip() or verb in lexicon().get("particles", {}):
         return None
-    forms = getInflection(verb, tag="VBN")
+    forms = inflections(verb, "VBN")
     return forms[0] if forms else None
 
 
@@ -776,7 +817,7 @@ def is_thing(head: str) -> bool:
     if not words:
         return False
     last = words[-1].lower()
-    known = getAllLemmas(last)
+    known = lemmas(last)
     if last in _NOT_THINGS:
         return False
     if "NOUN" in known or last.endswith("ing"):
@@ -785,5 +826,5 @@ def is_thing(head: str) -> bool:
     if known:
         return "VERB" in known and not last.endswith("ed")
     # 'Unresolve', 'Reprioritize': a verb with a prefix or a verb's ending, not a thing.
-    prefixed = last[:2] in ("un", "re") and "VERB" in getAllLemmas(last[2:])
+    prefixed = last[:2] in ("un", "re") and "VERB" in lemmas(last[2:])
     return not prefixed and not last.endswith(("ize", "ise", "ify"))

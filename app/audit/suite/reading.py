@@ -9,9 +9,11 @@ data ships in the wheel); when the description does not start with a verb, the t
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -91,6 +93,30 @@ def verb_classes() -> dict[str, str]:
     return {verb: cls for cls, verbs in lexicon()["classes"].items() for verb in verbs}
 
 
+# Words looked up at most: a suite asks lemminflect about the same few thousand words again and again (every tool's
+# name, description and values, once per request family and variant); each of its answers is a fresh deep copy.
+WORD_CACHE = 65_536
+
+
+@lru_cache(maxsize=WORD_CACHE)
+def lemmas(word: str) -> Mapping[str, tuple[str, ...]]:
+    """lemminflect's getAllLemmas, kept: every lemma by part of speech ('VERB', 'NOUN'); read-only."""
+    return MappingProxyType(getAllLemmas(word))
+
+
+@lru_cache(maxsize=WORD_CACHE)
+def lemma_of(word: str, upos: str) -> tuple[str, ...]:
+    """lemminflect's getLemma, kept: the lemma for a part of speech, guessed for a word it has never seen."""
+    return tuple(getLemma(word, upos))
+
+
+@lru_cache(maxsize=WORD_CACHE)
+def inflections(lemma: str, tag: str) -> tuple[str, ...]:
+    """lemminflect's getInflection, kept: the forms of `lemma` for a Penn tag ('NNS', 'VBZ', 'VBN')."""
+    return tuple(getInflection(lemma, tag=tag))
+
+
+@lru_cache(maxsize=WORD_CACHE)
 def base_verb(word: str) -> str | None:
     """'Fetches' -> 'fetch'; 'List' -> 'list'; 'Current' -> None."""
     lowered = word.lower()
@@ -98,20 +124,20 @@ def base_verb(word: str) -> str | None:
         return None
     if lowered in verb_classes():
         return lowered
-    known = getAllLemmas(lowered)
-    lemmas = known.get("VERB")
-    if not lemmas:
+    known = lemmas(lowered)
+    verbs = known.get("VERB")
+    if not verbs:
         # Words lemminflect has never seen ("Unstages"): an -s form at the head of a description is a verb.
         if not known and len(lowered) > 4 and lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")):
-            return getLemma(lowered, "VERB", lemmatize_oov=True)[0]
+            return lemma_of(lowered, "VERB")[0]
         # "Unresolve", "Reprioritize": a verb it knows behind un- or re-.
         prefix = lowered[:2]
         if not known and prefix in ("un", "re") and len(lowered) > 5 and (rest := base_verb(lowered[2:])):
             return prefix + rest
         return None
-    lemma = lemmas[0]
+    lemma = verbs[0]
     # A noun-only reading ("information") has no VERB lemmas; a verb must inflect to itself or its -s form.
-    if lowered in (lemma, *getInflection(lemma, "VBZ")):
+    if lowered in (lemma, *inflections(lemma, "VBZ")):
         return lemma
     return None
 
@@ -126,6 +152,7 @@ def uncountable(phrase: str) -> bool:
     return bool(words) and words[-1].lower() in _UNCOUNTABLE
 
 
+@lru_cache(maxsize=WORD_CACHE)
 def plural(phrase: str) -> str:
     """'secret scanning alert' -> 'secret scanning alerts' (the last word inflected)."""
     words = phrase.split()
@@ -134,16 +161,17 @@ def plural(phrase: str) -> str:
     last = words[-1]
     if (last.endswith("s") and not last.endswith("ss")) or uncountable(last):
         return phrase
-    forms = getInflection(last, "NNS")
+    forms = inflections(last, "NNS")
     return " ".join([*words[:-1], forms[0] if forms else last + "s"])
 
 
+@lru_cache(maxsize=WORD_CACHE)
 def singular(phrase: str) -> str:
     """'new entities' -> 'new entity'."""
     words = phrase.split()
     if not words or not words[-1].isalpha() or words[-1].isupper():
         return phrase
-    lemma = getLemma(words[-1].lower(), "NOUN")
+    lemma = lemma_of(words[-1].lower(), "NOUN")
     last = lemma[0] if lemma else words[-1]
     return " ".join([*words[:-1], last if words[-1].islower() else words[-1][: len(last)] or last])
 
@@ -168,10 +196,22 @@ def _acts(word: str) -> bool:
     return lowered in verb_classes() or (lowered.endswith("s") and base_verb(lowered) is not None)
 
 
+# Tools whose readings are kept: a tool is read for each request family, example-value variant and contrastive
+# request written for it, and near-duplicate tools (names differing by a number) read the same.
+TOOL_CACHE = 16_384
+
+
 def read_tool(tool: Tool) -> Reading:
-    name_words = [w for w in split_identifier(tool.name) if w.isalpha()]
+    """The tool's action and object, from its description and the words of its name (all a reading uses)."""
+    return _read(tuple(w for w in split_identifier(tool.name) if w.isalpha()), tool.description or "")
+
+
+@lru_cache(maxsize=TOOL_CACHE)
+def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
+    """`read_tool` of a tool named by these words (its name's alphabetic words) with this description."""
+    name_words = list(words_of_name)
     # "the status, priority or assignee of a ticket" -> "the status of a ticket": one thing per request.
-    lead_in = lead_sentence(tool.description or "")
+    lead_in = lead_sentence(description)
     sentence = _LIST.sub(r"\1", lead_in)
     clause = _CLAUSE_END.split(sentence, maxsplit=1)[0].strip()
     words = clause.split()
@@ -200,7 +240,7 @@ def read_tool(tool: Tool) -> Reading:
         verb, rest = rest[0].lower(), rest[1:]
     if len(words) > 2 and words[0].lower() in _NOT_ACTIONS and words[1].lower() == "for" and words[2].endswith("ing"):
         # "Tools for listing workflows": the action is the gerund.
-        verb, rest = getLemma(words[2].lower(), "VERB")[0], words[3:]
+        verb, rest = lemma_of(words[2].lower(), "VERB")[0], words[3:]
     lead = [w for w in words if w.lower() not in _DETERMINERS]
     helper = next(
         (i for i, w in enumerate(lead[:3]) if w.lower() in _NOT_ACTIONS and lead[i + 1 : i + 2] == ["for"]), None
@@ -272,7 +312,7 @@ def _name_object(name_words: list[str], verb: str) -> list[str]:
     """The thing a name names: 'pull request review' of pull_request_review_write (a last word that is only an
     action, like 'write', names none)."""
     rest = [w for w in name_words if w != verb]
-    if len(rest) > 1 and rest[-1] in verb_classes() and "NOUN" not in getAllLemmas(rest[-1]):
+    if len(rest) > 1 and rest[-1] in verb_classes() and "NOUN" not in lemmas(rest[-1]):
         rest = rest[:-1]
     return rest
 
@@ -280,7 +320,7 @@ def _name_object(name_words: list[str], verb: str) -> list[str]:
 def _acting(word: str) -> bool:
     """'describing', 'showing': a present participle (its lemma is another word)."""
     lowered = word.lower()
-    return lowered.endswith("ing") and getLemma(lowered, "VERB")[0] != lowered
+    return lowered.endswith("ing") and lemma_of(lowered, "VERB")[0] != lowered
 
 
 def _owner(obj: str, head: str) -> str:

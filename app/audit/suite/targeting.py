@@ -11,6 +11,7 @@ on the two or three closest tools; more would spread the budget over tools the c
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -32,17 +33,51 @@ def changed_tools(base: ToolSet, head: ToolSet) -> list[str]:
 
 
 def neighbours(toolset: ToolSet, names: Sequence[str], *, count: int = NEIGHBOURS) -> dict[str, list[str]]:
-    """For each named tool, the `count` most similar other tools (best first, ties by name)."""
+    """For each named tool, the `count` most similar other tools (best first, ties by name).
+
+    Only the tools sharing a term with the named one are scored (an inverted index): every weight is positive, so
+    any other tool's similarity is 0, under NEIGHBOUR_MIN_SIMILARITY.
+    """
     vectors = _vectors(toolset.tools)
+    having: dict[str, list[tuple[str, float]]] = {}
+    for other, vec in vectors.items():
+        for term, weight in vec.items():
+            having.setdefault(term, []).append((other, weight))
     out: dict[str, list[str]] = {}
     for name in names:
         if name not in vectors:
             continue
-        ranked = sorted(
-            ((other, _cosine(vectors[name], vec)) for other, vec in vectors.items() if other != name),
-            key=lambda kv: (-kv[1], kv[0]),
+        ranked = heapq.nsmallest(
+            count, _similarities(name, vectors, having).items(), key=lambda kv: (-kv[1], kv[0])
         )
-        out[name] = [other for other, sim in ranked[:count] if sim >= NEIGHBOUR_MIN_SIMILARITY]
+        out[name] = [other for other, sim in ranked if sim >= NEIGHBOUR_MIN_SIMILARITY]
+    return out
+
+
+def _similarities(
+    name: str, vectors: dict[str, dict[str, float]], having: dict[str, list[tuple[str, float]]]
+) -> dict[str, float]:
+    """The cosine of `name` with each other tool sharing a term with it, the very float `_cosine` gives.
+
+    `_cosine` adds its products in the term order of the shorter vector (the named one's when they are as long);
+    the terms they do not share add 0.0, which leaves a sum of positive products as it is. The products are added
+    here in the named tool's order: that order, or any order when they share one term only; else `_cosine` itself.
+    """
+    mine = vectors[name]
+    out: dict[str, float] = {}
+    single: dict[str, bool] = {}  # whether the tools share one term only
+    for term, weight in mine.items():
+        for other, theirs in having[term]:
+            if other in out:
+                out[other] += weight * theirs
+                single[other] = False
+            else:
+                out[other] = weight * theirs
+                single[other] = True
+    out.pop(name, None)  # a tool with no terms shares none, not even with itself
+    for other in out:
+        if not single[other] and len(vectors[other]) < len(mine):
+            out[other] = _cosine(mine, vectors[other])
     return out
 
 

@@ -13,15 +13,17 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
-from lemminflect import getAllLemmas
 
 from app.audit.models import Tool
+from app.audit.suite.reading import lemmas
 from app.audit.text import split_identifier
 
 # A value quoted in a parameter's description: "(e.g. 'acme/website')", "for example: main".
@@ -112,7 +114,7 @@ def _named_thing(param: str, spec: dict[str, Any]) -> str:
             return " ".join(kept)
     # 'board_name' -> 'board'; 'accessibleName' says no thing ('accessible' is no noun).
     rest = [w for w in split_identifier(param) if w not in ("name", "new")]
-    return " ".join(rest) if rest and "NOUN" in getAllLemmas(rest[-1]) else ""
+    return " ".join(rest) if rest and "NOUN" in lemmas(rest[-1]) else ""
 
 
 def _names_for(param: str, spec: dict[str, Any], tool: Tool) -> tuple[str, ...]:
@@ -210,6 +212,43 @@ _KIND_WORDS = frozenset("type kind mode".split())
 _GIT_WORDS = frozenset("git commit commits repository repo repositories gitlab github merge pull push checkout".split())
 
 
+@dataclass(frozen=True)
+class ToolText:
+    """A tool as its requests see it: equal and hashed by the text they are written from (its name, description
+    and input schema, nothing else of it), carrying the tool itself. What is computed from that text alone is
+    kept by it: a tool asks again for its values and requests with each larger budget and each contrastive rival."""
+
+    text: tuple[str, str | None, str]
+    tool: Tool = field(compare=False, hash=False)
+
+
+def tool_text(tool: Tool) -> ToolText:
+    """The tool keyed by its name, description and input schema (the schema's repr keeps its order and types)."""
+    return ToolText((tool.name, tool.description, repr(tool.input_schema)), tool)
+
+
+# Tools whose values (per variant) are kept.
+TOOL_VALUES_CACHE = 16_384
+
+
+def param_values(tool: Tool, *, variant: int = 0) -> Mapping[str, Value | None]:
+    """`param_value` of each parameter with a schema of its own (a dict), by name; read-only."""
+    return _param_values(tool_text(tool), variant)
+
+
+@lru_cache(maxsize=TOOL_VALUES_CACHE)
+def _param_values(text: ToolText, variant: int) -> Mapping[str, Value | None]:
+    """`param_values` of the tool `text` carries, kept by its text."""
+    tool = text.tool
+    return MappingProxyType(
+        {
+            param: param_value(param, spec, tool=tool, required=param in tool.required, variant=variant)
+            for param, spec in tool.properties.items()
+            if isinstance(spec, dict)
+        }
+    )
+
+
 def tool_values(tool: Tool, *, limit: int = 3, variant: int = 0) -> list[Value]:
     """Example values for the parameters a request would mention: required first, then the rest.
 
@@ -217,13 +256,13 @@ def tool_values(tool: Tool, *, limit: int = 3, variant: int = 0) -> list[Value]:
     """
     props = tool.properties
     order = [p for p in tool.required if p in props] + [p for p in props if p not in tool.required]
+    given = param_values(tool, variant=variant)
     out: list[Value] = []
     taken: set[str] = set()
     for param in order:
-        spec = props[param]
-        if not isinstance(spec, dict):
-            continue
-        value = param_value(param, spec, tool=tool, required=param in tool.required, variant=variant)
+        if param not in given:
+            continue  # no schema of its own
+        value = given[param]
         if value is None or value.text in taken:
             continue
         taken.add(value.text)
