@@ -10,6 +10,7 @@ detector finds is replaced by its `[REDACTED:<kind>]` marker.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -30,14 +31,78 @@ def scrub(text: str, *, keep: Iterable[str] = (), inputs: Iterable[Any] = ()) ->
     known: dict[str, SecretKind] = {}
     for value in inputs:
         collect_secrets(plain(value), known)
-    kept = sorted({k for k in keep if k and len(k) >= _MIN_KEEP and k in text}, key=len, reverse=True)
+    wanted = {k for k in keep if k and len(k) >= _MIN_KEEP}
+    runs = _Runs.of(wanted, text)
+    kept = sorted({k for k in wanted if k in text} if runs is None else runs.kept(), key=len, reverse=True)
     holds = [_HOLD.format(chr(_PRIVATE_USE + i)) for i in range(len(kept))]
-    for value, hold in zip(kept, holds, strict=True):
-        text = text.replace(value, hold)
+    if runs is None:
+        for value, hold in zip(kept, holds, strict=True):
+            text = text.replace(value, hold)
+    else:
+        text = runs.hold(text, kept, holds)
     text = redact_string(text, known)
-    for value, hold in zip(kept, holds, strict=True):
-        text = text.replace(hold, value)
+    if runs is None:
+        for value, hold in zip(kept, holds, strict=True):
+            text = text.replace(hold, value)
+    else:
+        value_of = dict(zip(holds, kept, strict=True))
+        text = _HELD.sub(lambda m: value_of.get(m.group(0), m.group(0)), text)
     return text
+
+
+# A placeholder as `_HOLD` writes it: what the restoring pass looks for.
+_HELD = re.compile("\x00[^\x00]\x00")
+
+
+class _Runs:
+    """The kept values found and held in one pass over the text, not one pass per value (a 1,000-tool report in
+    JSON is 10 MB with 3,000 content hashes to keep: the passes took minutes).
+
+    A kept value lies inside a maximal run of the characters kept values are made of, so each run is held on its
+    own, replacing in it, longest first, the kept values it contains, as the passes over the whole text would;
+    a run that is itself a kept value becomes its placeholder. Used only when the text has no NUL and no kept
+    value a NUL or a placeholder's character (then no placeholder can meet or join another): else `of` gives
+    None and the passes over the whole text are made."""
+
+    def __init__(self, wanted: set[str], text: str, pattern: re.Pattern[str]) -> None:
+        self._wanted = wanted
+        self._text = text
+        self._pattern = pattern
+        self._found = {m.group(0) for m in pattern.finditer(text) if len(m.group(0)) >= _MIN_KEEP}
+
+    @classmethod
+    def of(cls, wanted: set[str], text: str) -> _Runs | None:
+        if not wanted or "\x00" in text:
+            return None
+        alphabet = set().union(*map(set, wanted))
+        if "\x00" in alphabet or any(ord(c) >= _PRIVATE_USE for c in alphabet):
+            return None
+        return cls(wanted, text, re.compile("[" + "".join(re.escape(c) for c in sorted(alphabet)) + "]+"))
+
+    def kept(self) -> set[str]:
+        """The kept values in the text: a whole run, else found by searching the text."""
+        return {k for k in self._wanted if k in self._found or k in self._text}
+
+    def hold(self, text: str, kept: list[str], holds: list[str]) -> str:
+        hold_of = dict(zip(kept, holds, strict=True))
+        by_prefix: dict[str, list[int]] = {}
+        for at, value in enumerate(kept):
+            by_prefix.setdefault(value[:_MIN_KEEP], []).append(at)
+
+        def held(m: re.Match[str]) -> str:
+            run = m.group(0)
+            if len(run) < _MIN_KEEP:
+                return run
+            if run in hold_of:  # no longer kept value fits in it, and no other one of its length
+                return hold_of[run]
+            starts = {run[i : i + _MIN_KEEP] for i in range(len(run) - _MIN_KEEP + 1)}
+            order = sorted(at for start in starts for at in by_prefix.get(start, ()))
+            for at in order:  # longest first, as `kept` is
+                if kept[at] in run:
+                    run = run.replace(kept[at], holds[at])
+            return run
+
+        return self._pattern.sub(held, text)
 
 
 def own_values(data: Any, *, key: str | None = None) -> set[str]:
