@@ -3,16 +3,22 @@
 Run by hand: `python bench/bench_audit.py [--sizes 10,100,1000]`. Each size runs in a fresh process so
 peak memory (ru_maxrss) is its own. Tools are taken from ../shared/corpora/servers (real definitions,
 renamed with a numeric suffix past the 464 available) or, without it, generated from a fixed vocabulary.
-Prints one JSON line per size with the time of each phase of one cold audit (no cache warmed before).
+Prints one JSON line per size with the time of each phase of one audit with no sentence vector cached (the model's
+graph built and kept before, as after a machine's first run), and with `--warm` of a second one with every vector
+cached; the cache directory is a temporary one of its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
+import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -109,17 +115,35 @@ def run_one(n: int) -> dict:
     }
 
 
+WARM_UP = "from app.semantic.similarity import shared_similarity; shared_similarity().load()"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--warm", action="store_true", help="also a second audit of each size, every vector cached")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(run_one(args.one)))
         return
-    for n in (int(s) for s in args.sizes.split(",")):
-        out = subprocess.run([sys.executable, __file__, "--one", str(n)], capture_output=True, text=True, check=True)
-        print(out.stdout.strip())
+    # A cache directory of its own: the model's graph is built and kept first (a machine's first run), then every
+    # size starts with no vector cached (cold), and with --warm runs again with all of them cached.
+    directory = Path(tempfile.mkdtemp(prefix="toolchoice-bench-audit-"))
+    env = {**os.environ, "TOOLCHOICE_CACHE_DIR": str(directory), "PYTHONPATH": str(ROOT)}
+    env.pop("TOOLCHOICE_NO_CACHE", None)
+    try:
+        subprocess.run([sys.executable, "-c", WARM_UP], env=env, check=True)
+        for n in (int(s) for s in args.sizes.split(",")):
+            with sqlite3.connect(directory / "vectors.sqlite3") as db:
+                db.execute("DELETE FROM vectors")
+            for run in ("cold", "warm") if args.warm else ("cold",):
+                out = subprocess.run(
+                    [sys.executable, __file__, "--one", str(n)], capture_output=True, text=True, check=True, env=env
+                )
+                print(json.dumps({"vectors": run} | json.loads(out.stdout)))
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":
