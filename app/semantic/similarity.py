@@ -18,8 +18,10 @@ from app.semantic.vector_cache import VectorCache, VectorStore, cache_dir
 # Texts whose vectors are kept (least recently used dropped): 384 float32 each, about 30 MB in all; an
 # audit's requests and tools are prepared together, so this bounds what one audit embeds at once.
 CACHED_TEXTS = 20_000
-# Tool lists whose vectors are kept stacked (most recent first): an audit's full list and its near-miss lists.
+# Tool lists whose vectors are kept stacked (most recent first): an audit's full lists (base, head) and the last
+# near-miss lists taken from their rows (a near-miss list serves the one or two cases of the tool it leaves out).
 _STACKED = 4
+_DERIVED = 2
 
 
 class MiniLMSimilarity:
@@ -127,7 +129,7 @@ class MiniLMSimilarity:
             rows = stack.rows(texts)
             if rows is not None:
                 derived = _Stack(texts, stack.matrix[rows])
-                self._derived = [derived, *self._derived[: _STACKED - 1]]
+                self._derived = [derived, *self._derived[: _DERIVED - 1]]
                 return derived.matrix
         self._add(texts)
         for text in texts:

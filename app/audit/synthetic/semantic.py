@@ -7,6 +7,7 @@ that floating-point differences between machines do not flip a decision.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -150,7 +151,7 @@ def blended_top(scores: dict[int, float], cosines: Cosines, blend: float, *, k: 
     top = max(scores.values(), default=0.0)
     scale = 1.0 / top if top > 0 else 0.0
     ranked = [(i, scores.get(i, 0.0) * scale + blend * c) for i, c in enumerate(cosines.values)]
-    return sorted(ranked, key=lambda r: (-r[1], r[0]))[:k]
+    return heapq.nsmallest(k, ranked, key=lambda r: (-r[1], r[0]))  # sorted(...)[:k], without sorting them all
 
 
 def word_top(scores: dict[int, float]) -> int | None:
