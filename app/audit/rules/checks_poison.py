@@ -35,7 +35,9 @@ def describe(offenses: Sequence[Offense]) -> str:
 def details_of(field: Field, offenses: Sequence[Offense]) -> dict[str, str]:
     """The message details of one offending field: where, what (with counts), and the first offense shown."""
     first = min(offenses, key=lambda o: (o.start, o.end))
-    evidence = first.evidence or excerpt(field.text, first.start, first.end)
+    # A name is shown whole (the rules read it as words, so offsets are into `prose`, not the name).
+    shown = show(field.text) if field.kind == "name" else excerpt(field.text, first.start, first.end)
+    evidence = first.evidence or shown
     return {"where": field.where, "what": describe(offenses), "evidence": evidence}
 
 
@@ -166,11 +168,10 @@ def model_instructions(tool: Tool, options: Mapping[str, Any]) -> Verdict | list
     own_purpose = related(tool, options["purpose_words"])
     found = []
     for field in fields(tool):
-        if field.kind == "name":
-            continue
-        offenses = [Offense(m.start(), m.end(), label) for label, rx in labelled for m in rx.finditer(field.text)]
+        text = field.prose  # a name read as words: `always_call_this_first`
+        offenses = [Offense(m.start(), m.end(), label) for label, rx in labelled for m in rx.finditer(text)]
         if not own_purpose:
-            offenses += _harvest(tool, field.text, options)
+            offenses += _harvest(tool, text, options)
         found.append((field, offenses))
     return _verdicts(found)
 
@@ -243,7 +244,6 @@ def exfiltration_parameter(tool: Tool, options: Mapping[str, Any]) -> Verdict | 
         if field.parameter is None or field.kind not in ("description", "title", "name"):
             continue
         # A name is read as words, so `conversation_history` asks for what "conversation history" does.
-        text = " ".join(split_identifier(field.text)) if field.kind == "name" else field.text
-        found.append((field, [Offense(m.start(), m.end(), label, show(field.text) if field.kind == "name" else None)
-                              for label, rx in labelled for m in rx.finditer(text)]))
+        found.append((field, [Offense(m.start(), m.end(), label) for label, rx in labelled
+                              for m in rx.finditer(field.prose)]))
     return _verdicts(found)

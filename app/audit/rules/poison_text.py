@@ -1,9 +1,12 @@
 """The text of a tool that reaches the model, field by field, and a short, safe display of an offending span.
 
 Security rules (TC5xx) read every string a client passes to the model: the tool's name, title and description,
-the annotations' title, and in the input schema every description, title, enum value, const, default and
-example, at any depth, plus property names. Each string is a `Field` that knows where it sits, so a finding
-says "description of parameter `notes`" and points at that parameter's lines.
+every string of its annotations (`title`, `description`, any other key, at any depth), and in the input schema
+every description, title, enum value, const, default and example, every string under a key that is not JSON
+Schema's own structure (`x-hint`, `$comment`, `markdownDescription`...), at any depth and through every
+sub-schema keyword, plus property names. Each string is a `Field` that knows where it sits, so a finding says
+"description of parameter `notes`" and points at that parameter's lines. Names are identifiers; `prose` reads
+them as words (`always_call_me_first` -> "always call me first") for the rules that look for sentences.
 
 `show()` renders an offending span for a person: invisible characters become `<U+200B>`, Unicode tag runs
 show the ASCII they hide, long whitespace runs become `<120 spaces>`, line breaks `⏎`, and long key-like
@@ -24,10 +27,18 @@ from app.audit.text import split_identifier
 
 # Schema keys whose string values (or strings inside them) the model reads as text.
 TEXT_KEYS = ("description", "title", "enum", "const", "default", "examples", "example")
-# Schema keys that hold sub-schemas: one, a list of them, or a name -> schema map.
-SUB_SCHEMA = ("items", "additionalProperties", "not", "contains", "if", "then", "else")
+# Schema keys that hold sub-schemas: one (or, for items, a list), a list of them, or a name -> schema map.
+SUB_SCHEMA = ("items", "additionalProperties", "not", "contains", "if", "then", "else", "propertyNames",
+              "unevaluatedProperties", "unevaluatedItems", "contentSchema")
 SUB_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-SUB_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions")
+SUB_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies")
+# JSON Schema's own keys whose strings are structure (types, formats, regexes, references, property names),
+# not prose. The strings of any other key (an extension such as `x-hint`, `$comment`, `errorMessage`) reach
+# the model like a description and are read as text, kind "annotation".
+STRUCTURE_KEYS = frozenset((
+    "type", "format", "pattern", "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor",
+    "$vocabulary", "required", "dependentRequired", "contentEncoding", "contentMediaType",
+))
 # Excerpt budget: characters of context each side of a span, and of the span itself.
 CONTEXT_CHARS = 40
 SPAN_CHARS = 90
@@ -41,15 +52,24 @@ class Field:
     """One model-visible string of a tool. `parameter` is the top-level parameter it belongs to, if any."""
 
     text: str
-    where: str  # "description", "enum value of parameter `mode`" ...
-    kind: str  # description | title | name | enum | const | default | example
+    where: str  # "description", "enum value of parameter `mode`", "annotation `description`" ...
+    kind: str  # description | title | name | enum | const | default | example | annotation
     parameter: str | None = None
+    # The innermost property the string belongs to (`cfg` for `options.cfg`); None outside any property.
+    prop: str | None = None
 
     @property
     def anchor(self) -> Anchor:
         if self.parameter is not None:
             return Anchor.PARAMETER
-        return Anchor.NAME if self.kind == "name" else Anchor.DESCRIPTION
+        if self.kind == "name":
+            return Anchor.NAME
+        return Anchor.DESCRIPTION if self.kind == "description" else Anchor.TOOL
+
+    @property
+    def prose(self) -> str:
+        """The text as words: a name split into its words (`list_secrets` -> "list secrets"), other text as is."""
+        return " ".join(split_identifier(self.text)) if self.kind == "name" else self.text
 
 
 @dataclass(frozen=True)
@@ -83,12 +103,25 @@ def _where(kind: str, owner: str) -> str:
     return f"{word} of {owner}" if owner else f"input schema {word}"
 
 
+def _extension_where(key: str, owner: str) -> str:
+    """'`x-hint` of parameter `mode`', 'input schema `$comment`'."""
+    return f"`{_shown(key)}` of {owner}" if owner else f"input schema `{_shown(key)}`"
+
+
 def _shown(name: str) -> str:
     return name if name.isascii() and name.isprintable() else show(name, limit=60)
 
 
-def _schema_fields(schema: Any, *, owner: str, parameter: str | None, depth: int = 0) -> Iterator[Field]:
+_SUB_SCHEMA_KEYS = frozenset(SUB_SCHEMA + SUB_SCHEMA_LISTS + SUB_SCHEMA_MAPS)
+
+
+def _schema_fields(schema: Any, *, owner: str, parameter: str | None, prop: str | None = None,
+                   depth: int = 0) -> Iterator[Field]:
     """Strings of `schema`; `owner` names what they describe ("parameter `filter.state`"), "" at the root."""
+    if isinstance(schema, list) and depth > 0:  # `items` as a list of schemas (older drafts)
+        for item in schema:
+            yield from _schema_fields(item, owner=owner, parameter=parameter, prop=prop, depth=depth + 1)
+        return
     if not isinstance(schema, dict) or depth > 12:
         return
     for key in TEXT_KEYS:
@@ -96,26 +129,50 @@ def _schema_fields(schema: Any, *, owner: str, parameter: str | None, depth: int
             continue
         kind = _KIND.get(key, key)
         for text in _strings(schema[key]):
-            yield Field(text, _where(kind, owner), kind, parameter)
+            yield Field(text, _where(kind, owner), kind, parameter, prop)
+    for key, value in schema.items():
+        if key in TEXT_KEYS or key in _SUB_SCHEMA_KEYS or key in STRUCTURE_KEYS:
+            continue
+        for text in _strings(value):
+            yield Field(text, _extension_where(str(key), owner), "annotation", parameter, prop)
     for key in SUB_SCHEMA:
-        yield from _schema_fields(schema.get(key), owner=owner, parameter=parameter, depth=depth + 1)
+        yield from _schema_fields(schema.get(key), owner=owner, parameter=parameter, prop=prop, depth=depth + 1)
     for key in SUB_SCHEMA_LISTS:
         items = schema.get(key)
         for item in items if isinstance(items, list) else ():
-            yield from _schema_fields(item, owner=owner, parameter=parameter, depth=depth + 1)
+            yield from _schema_fields(item, owner=owner, parameter=parameter, prop=prop, depth=depth + 1)
     for key in SUB_SCHEMA_MAPS:
         children = schema.get(key)
         if not isinstance(children, dict):
             continue
         for name, child in children.items():
+            if key == "dependencies" and not isinstance(child, dict):
+                continue  # a list of required property names, not a schema
             if depth == 0 and key == "properties":
                 top, child_owner = str(name), f"parameter `{_shown(str(name))}`"
             elif depth == 0:
                 top, child_owner = None, f"schema `{_shown(str(name))}`"
             else:
                 top, child_owner = parameter, f"{owner[:-1]}.{_shown(str(name))}`" if owner else f"`{name}`"
-            yield Field(str(name), _where("name", child_owner), "name", top)
-            yield from _schema_fields(child, owner=child_owner, parameter=top, depth=depth + 1)
+            child_prop = str(name) if key in ("properties", "patternProperties") else prop
+            yield Field(str(name), _where("name", child_owner), "name", top, child_prop)
+            yield from _schema_fields(child, owner=child_owner, parameter=top, prop=child_prop, depth=depth + 1)
+
+
+def _annotation_fields(value: Any, path: str) -> Iterator[Field]:
+    """Every string of the annotations, at any depth: `title` is the tool's title shown to people, any other
+    string (`description`, a vendor's hint) is text like a description."""
+    if isinstance(value, str):
+        if path == "title":
+            yield Field(value, "annotations title", "title")
+        else:
+            yield Field(value, f"annotation `{_shown(path)}`", "annotation")
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _annotation_fields(item, path)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _annotation_fields(item, f"{path}.{key}" if path else str(key))
 
 
 # fields() memo: id(tool) -> (the tool, kept so the id is not reused; a fingerprint of its text; its fields).
@@ -136,8 +193,7 @@ def fields(tool: Tool) -> tuple[Field, ...]:
     if tool.description:
         out.append(Field(tool.description, "description", "description"))
     annotations = tool.annotations if isinstance(tool.annotations, dict) else {}
-    if isinstance(annotations.get("title"), str):
-        out.append(Field(annotations["title"], "annotations title", "title"))
+    out.extend(_annotation_fields(annotations, ""))
     out.extend(_schema_fields(tool.input_schema, owner="", parameter=None))
     if len(_MEMO) >= _MEMO_SIZE:
         _MEMO.clear()
