@@ -157,19 +157,24 @@ _INSTRUCTION_OPTIONS = {
     "window_chars": POSITIVE,
     "purpose_words": WORD_LIST,
 }
+_INSTRUCTION_EXTRAS = {"label_instructions": LABELLED_REGEXES}
 
 
-@register("model_instructions", Target.TOOL, options=_INSTRUCTION_OPTIONS, required=tuple(_INSTRUCTION_OPTIONS),
-          details=DETAILS)
+@register("model_instructions", Target.TOOL, options={**_INSTRUCTION_OPTIONS, **_INSTRUCTION_EXTRAS},
+          required=tuple(_INSTRUCTION_OPTIONS), details=DETAILS)
 def model_instructions(tool: Tool, options: Mapping[str, Any]) -> Verdict | list[Verdict]:
     """Text that tells the model what to do beyond using this tool: about other tools, the conversation,
-    secrecy towards the user, or credentials and files (unless the tool's name says that is its job)."""
+    secrecy towards the user, or credentials and files (unless the tool's name says that is its job); in a
+    title, also any sentence that tells the model what to do (`label_instructions`)."""
     labelled = [(label, compiled(tuple(patterns))) for label, patterns in sorted(options["instructions"].items())]
+    in_labels = [(label, compiled(tuple(patterns)))
+                 for label, patterns in sorted(options.get("label_instructions", {}).items())]
     own_purpose = related(tool, options["purpose_words"])
     found = []
     for field in fields(tool):
         text = field.prose  # a name read as words: `always_call_this_first`
-        offenses = [Offense(m.start(), m.end(), label) for label, rx in labelled for m in rx.finditer(text)]
+        patterns = labelled + in_labels if field.kind == "title" else labelled
+        offenses = [Offense(m.start(), m.end(), label) for label, rx in patterns for m in rx.finditer(text)]
         if not own_purpose:
             offenses += _harvest(tool, text, options)
         found.append((field, offenses))
