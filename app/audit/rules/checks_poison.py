@@ -228,27 +228,36 @@ def encoded_payload(tool: Tool, options: Mapping[str, Any]) -> Verdict | list[Ve
 # --- TC505 exfiltration-shaped parameters --------------------------------------------------------------
 
 
+def _named_for(field: Field, words: Sequence[str]) -> bool:
+    """The property the field belongs to is named for one of `words` (prefix match: 'phone' covers 'phones')."""
+    own = split_identifier(field.prop or "")
+    return any(w.startswith(p) for w in own for p in words)
+
+
 @register(
     "exfiltration_parameter",
     Target.TOOL,
-    options={"requests": LABELLED_REGEXES, "purpose_words": LABELLED_WORDS},
+    options={"requests": LABELLED_REGEXES, "purpose_words": LABELLED_WORDS, "parameter_purpose_words": LABELLED_WORDS},
     required=("requests", "purpose_words"),
     details=DETAILS,
 )
 def exfiltration_parameter(tool: Tool, options: Mapping[str, Any]) -> Verdict | list[Verdict]:
-    """A parameter whose text asks for the conversation, the model's instructions, secrets or file contents,
-    unless the tool's name says that is what it works on (`summarize_chat` may take the chat)."""
+    """A parameter whose text (description, title, name, default, example, enum or extension value) asks for the
+    conversation, the model's instructions, secrets, personal data or file contents, unless the tool's name says
+    that is what it works on (`summarize_chat` may take the chat) or, for the kinds listed in
+    `parameter_purpose_words`, the property itself is named for it (`phone` may ask for a phone number)."""
     purposes = options["purpose_words"]
+    by_parameter = options.get("parameter_purpose_words", {})
     labelled = [
-        (label, compiled(tuple(patterns)))
+        (label, compiled(tuple(patterns)), by_parameter.get(label))
         for label, patterns in sorted(options["requests"].items())
         if not related(tool, purposes.get(label, []))
     ]
     found = []
     for field in fields(tool):
-        if field.parameter is None or field.kind not in ("description", "title", "name"):
+        if field.parameter is None:
             continue
         # A name is read as words, so `conversation_history` asks for what "conversation history" does.
-        found.append((field, [Offense(m.start(), m.end(), label) for label, rx in labelled
-                              for m in rx.finditer(field.prose)]))
+        found.append((field, [Offense(m.start(), m.end(), label) for label, rx, words in labelled
+                              if not (words and _named_for(field, words)) for m in rx.finditer(field.prose)]))
     return _verdicts(found)
