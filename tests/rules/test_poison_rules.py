@@ -24,7 +24,8 @@ LABELED = Path(__file__).resolve().parents[1] / "fixtures" / "poison" / "labeled
 RULES = load_rules()
 SECURITY = RuleSet.of([r for r in RULES.rules if r.dimension == Dimension.SECURITY])
 FAMILIES = {"hidden": "TC501", "instructions": "TC502", "shadowing": "TC503", "encoded": "TC504",
-            "exfiltration": "TC505"}
+            "exfiltration": "TC505", "chaining": "TC506", "labels": "TC502", "replacement": "TC503",
+            "collection": "TC505"}
 # Thresholds the set must keep: recall over poisoned entries (by the rule meant for them, per family) and
 # false positives over clean near-misses.
 MIN_RECALL = 0.9
@@ -105,7 +106,8 @@ def test_an_ignore_with_a_reason_silences_a_security_rule_for_one_tool() -> None
 
 def test_the_checks_never_execute_fetch_or_import_what_they_read() -> None:
     folder = Path(__file__).resolve().parents[2] / "app" / "audit" / "rules"
-    for name in ("checks_poison.py", "checks_shadowing.py", "decoding.py", "invisible.py", "poison_text.py"):
+    for name in ("checks_poison.py", "checks_shadowing.py", "checks_chaining.py", "decoding.py", "invisible.py",
+                 "poison_text.py"):
         source = (folder / name).read_text(encoding="utf-8")
         assert not re.search(r"\b(eval|exec|compile|__import__|subprocess|socket|urlopen|importlib|pickle)\s*\(",
                              source.replace("re.compile(", "")), name

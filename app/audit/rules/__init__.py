@@ -1,6 +1,7 @@
 """The rule engine: rules as data (rules/*.yml), check functions registered by name, evaluation."""
 
 from app.audit.rules import (  # noqa: F401  (register)
+    checks_chaining,
     checks_pair,
     checks_parameter,
     checks_poison,

@@ -23,11 +23,11 @@ from app.audit.rules.checks_poison import DETAILS, Offense, details_of
 from app.audit.rules.poison_text import Field, fields
 from app.audit.rules.registry import REGEX_LIST, Failure, SetOutcome, Target, compiled, register
 
-_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*")
+IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 PLACEHOLDER = "{tool}"
 # "this tool", "any tool", "the other tool": not a reference to another tool by name.
-_NOT_A_NAME = frozenset("this that the a an any other another each every same which what your our its one".split())
+NOT_A_NAME = frozenset("this that the a an any other another each every same which what your our its one".split())
 
 
 # Any word that may be a tool's name (MCP names are [A-Za-z0-9_.-]); whether it is one is decided after the
@@ -89,8 +89,8 @@ def _offenses(field: Field, tool: Tool, *, names: frozenset[str], uses: Compiled
             continue
         for m in pattern.finditer(text):
             ref = m.group("ref")
-            named = ref in names or _IDENTIFIER.fullmatch(ref) or m.group("suffix")
-            if ref in own or ref.lower() in _NOT_A_NAME or not named:
+            named = ref in names or IDENTIFIER.fullmatch(ref) or m.group("suffix")
+            if ref in own or ref.lower() in NOT_A_NAME or not named:
                 continue
             end = _SENTENCE_END.search(text, m.end())
             stop = end.start() if end else len(text)
