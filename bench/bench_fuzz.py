@@ -1,12 +1,12 @@
 """Bad input at scale: mutated real tool-definition files through loader -> rules -> suite -> selection -> render.
 
 Seeds are the servers of ../shared/corpora/servers (their first 4 tools each). Every input is one mutation
-(tests/audit/mutations.py: truncation, type confusion at any depth, 10 MB strings, 10,000-deep nesting, YAML
-alias bombs and python tags, `$ref` cycles, 100,000-member enums, NaN and huge numbers, control and
-confusable characters, byte noise, YAML cut or noised) with its own seeded random generator, so a run is
-reproducible. Counts per kind how inputs ended (ok, refused naming file and line, refused without a line,
-raised), the slowest input and the process's peak memory; the address space is capped (--memory-mb) so an
-input that would exhaust memory fails as MemoryError instead of taking the machine down.
+(tests/audit/mutations.py: truncation, type confusion at any depth, 10 MB strings, 10,000-deep nesting, YAML alias
+bombs and python tags, `$ref` cycles, 100,000-member enums, NaN and huge numbers, control and confusable characters,
+invalid Unicode in any key or string, byte noise, YAML cut or noised) with its own seeded random generator, so a run
+is reproducible. Counts per kind how inputs ended (ok, refused naming file and line, refused without a line, raised),
+the slowest input and the process's peak memory; the address space is capped (--memory-mb) so an input that would
+exhaust memory fails as MemoryError instead of taking the machine down.
 
     PYTHONPATH=. python bench/bench_fuzz.py [--inputs 10000] [--heavy 30] [--memory-mb 2048]
 """

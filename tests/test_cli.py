@@ -81,6 +81,26 @@ def test_bad_input_is_one_line_exit_2(work: Path, content: str, expected: str) -
     assert expected in out.stderr and "Traceback" not in out.stderr + out.stdout
 
 
+@pytest.mark.parametrize(
+    ("command", "escape", "problem"),
+    [
+        ("audit", "\\ud800", "a lone surrogate U+D800"),
+        ("lint", "\\u0000", "NUL U+0000"),
+        ("diff", "\\uffff", "the Unicode non-character U+FFFF"),
+    ],
+)
+def test_invalid_unicode_is_one_line_exit_2(work: Path, command: str, escape: str, problem: str) -> None:
+    bad = json.dumps({"tools": GOOD}, indent=2).replace("City name", f"City {escape}name")
+    (work / "bad.json").write_text(bad)
+    line = bad[: bad.index(escape)].count("\n") + 1
+    args = ("diff", "tools.json", "bad.json") if command == "diff" else (command, "bad.json")
+    out = toolchoice(*args, cwd=work)
+    assert out.returncode == 2, out.stderr
+    expected = f"bad.json:{line}: tools[0].inputSchema.properties.city.description holds {problem}"
+    assert expected in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "Traceback" not in out.stderr + out.stdout
+
+
 def test_missing_file_and_bad_cases(work: Path) -> None:
     out = toolchoice("audit", "nope.json", cwd=work)
     assert out.returncode == 2 and "nope.json" in out.stderr and "Traceback" not in out.stderr

@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from app.audit.characters import check_document
 from app.audit.models import LineRange
 from app.audit.positions import Path, is_json_text, json_ranges, yaml_node_ranges
 from app.errors import InputError
@@ -38,10 +39,15 @@ _JSON_TOKENS = re.compile(
 
 
 def read_document(name: str, text: str, *, error: type[InputError]) -> tuple[Any, dict[Path, LineRange], str]:
-    """(data, line ranges, "json" or "yaml") of `text`; `error` (an InputError class) names file and line."""
+    """(data, line ranges, "json" or "yaml") of `text`; `error` (an InputError class) names file and line,
+    also for a key or string holding a character no text may hold (app/audit/characters.py)."""
     if is_json_text(text) or name.endswith(".json"):
-        return _read_json(name, text, error), json_ranges(text), "json"
-    return (*_read_yaml(name, text, error), "yaml")
+        data, ranges, syntax = _read_json(name, text, error), json_ranges(text), "json"
+    else:
+        data, ranges = _read_yaml(name, text, error)
+        syntax = "yaml"
+    check_document(data, file=name, ranges=ranges, error=error)
+    return data, ranges, syntax
 
 
 def _read_json(name: str, text: str, error: type[InputError]) -> Any:

@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from app.audit.characters import check_tool
 from app.audit.models import ToolSet
 from app.errors import DefinitionError
 from app.extract.common import FileResult, Language
@@ -269,6 +270,8 @@ def _relative(file: Path, base: Path | None) -> str:
 
 def _toolset(results: Sequence[FileResult]) -> ToolSet:
     tools = [tool for res in results for tool in res.tools()]
+    for tool in tools:
+        check_tool(tool, error=DefinitionError)
     findings = said_once([f for res in results for f in res.findings] + silent_files(results) + nothing_read(results))
     findings.sort(key=lambda f: (f.file or "", f.line or 0, f.message))
     return ToolSet(tools=tools, sources=[res.file for res in results], load_findings=findings)

@@ -226,6 +226,18 @@ def test_not_a_pull_request_event_is_a_clear_error(flow: Workflow) -> None:
     assert "::error::ToolChoice:" in out.stdout and "on: pull_request" in out.stdout
 
 
+def test_invalid_unicode_in_the_head_fails_the_step_with_one_line(flow: Workflow) -> None:
+    tools = json.loads((DEMO / "after.json").read_text())
+    listed = tools["tools"] if isinstance(tools, dict) else tools
+    listed[0]["description"] = "Search \ud800 the catalogue."
+    flow.head = flow.repo.commit({"mcp/tools.json": json.dumps(tools, indent=2)})
+    out = flow.run()
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "::error::" in out.stdout and "mcp/tools.json:" in out.stdout and "lone surrogate U+D800" in out.stdout
+    assert "Traceback" not in out.stdout + out.stderr
+    assert _comments(flow.fake) == []
+
+
 NOTES_SERVER = (ROOT / "tests" / "fixtures" / "servers" / "built_notes_server.py").read_text()
 NOTES_BUILD = "mkdir -p build && cp describe.src build/describe.txt"
 

@@ -1,11 +1,12 @@
 """Bad input at scale: mutations of real tool-definition files, and the pipeline they go through.
 
-`mutate(kind, seed_text, rng)` turns a real file (a slice of a server from ../shared/corpora/servers) into a bad
-one of the given kind: truncated, a field of the wrong type at any depth, a 10 MB string, 10,000-deep nesting, a
-YAML alias bomb or python tag, `$ref` cycles, a 100,000-member enum, NaN and huge numbers, control and confusable
-characters. `run_pipeline(name, text)` sends it through loader -> rules -> suite -> synthetic selection -> every
-renderer and says how it ended: "ok", or "refused" with the error (which must name the file and line). Anything
-else raised is a bug. The property test (tests/audit/test_bad_input.py) and bench/bench_fuzz.py share both.
+`mutate(kind, seed_text, rng)` turns a real file (a slice of a server from ../shared/corpora/servers) into a bad one
+of the given kind: truncated, a field of the wrong type at any depth, a 10 MB string, 10,000-deep nesting, a YAML
+alias bomb or python tag, `$ref` cycles, a 100,000-member enum, NaN and huge numbers, control and confusable
+characters, invalid Unicode (lone surrogates, non-characters, NUL) in any key or string. `run_pipeline(name, text)`
+sends it through loader -> rules -> suite -> synthetic selection -> every renderer and says how it ended: "ok", or
+"refused" with the error (which must name the file and line). Anything else raised is a bug. The property test
+(tests/audit/test_bad_input.py) and bench/bench_fuzz.py share both.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ DEEP_NESTING = 10_000
 BIG_ENUM = 100_000
 CONTROL = [chr(c) for c in (*range(0, 32), 0x7F, 0x85)]
 # Right-to-left override, zero-width and byte-order marks, and Cyrillic/Greek letters that look Latin.
+# Lone surrogates, non-characters and NUL: refused at load (app/audit/characters.py) in any key or string.
+INVALID = ["\ud800", "\udbff", "\udc00", "\udfff", "\ufffe", "\uffff", "\ufdd0", "\U0010ffff", "\x00"]
 CONFUSABLE = ["\u202e", "\u200b", "\u200d", "\ufeff", "\u0430", "\u0435", "\u043e", "\u0440", "\u0441", "\u03bf"]
 ODD_VALUES: list[Any] = [None, True, 0, -1, 2**63, 10**400, 1.5, float("nan"), float("inf"), "", "x", [], {}, [[]]]
 
@@ -187,6 +190,31 @@ def odd_characters(text: str, doc: Any, rng: random.Random) -> str:
     return _dump(doc, rng)
 
 
+def invalid_unicode(text: str, doc: Any, rng: random.Random) -> str:
+    """Invalid code points in a string value or in a key, anywhere in the document."""
+    keyed = [p for p in _paths(doc) if p and isinstance(p[-1], str)]
+    for _ in range(rng.randint(1, 3)):
+        odd = "".join(rng.choice(INVALID) for _ in range(rng.randint(1, 3)))
+        if keyed and rng.random() < 0.4:
+            path = rng.choice(keyed)
+            parent = doc
+            for key in path[:-1]:
+                parent = parent[key]
+            if path[-1] in parent:
+                at = rng.randint(0, len(path[-1]))
+                parent[path[-1][:at] + odd + path[-1][at:]] = parent.pop(path[-1])
+                keyed = [p for p in _paths(doc) if p and isinstance(p[-1], str)]
+            continue
+        path = rng.choice(_string_paths(doc))
+        node = doc
+        for key in path:
+            node = node[key]
+        value = node if isinstance(node, str) else ""
+        at = rng.randint(0, len(value))
+        doc = _set(doc, path, value[:at] + odd + value[at:])
+    return _dump(doc, rng)
+
+
 def byte_noise(text: str, doc: Any, rng: random.Random) -> str:
     chars = list(text)
     for _ in range(rng.randint(1, 8)):
@@ -214,6 +242,7 @@ MUTATIONS: dict[str, Callable[[str, Any, random.Random], str]] = {
     "100k-member enum": big_enum,
     "NaN and huge numbers": odd_numbers,
     "control and confusable characters": odd_characters,
+    "invalid Unicode": invalid_unicode,
     "byte noise": byte_noise,
     "YAML cut or noised": as_yaml,
 }

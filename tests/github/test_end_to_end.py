@@ -230,6 +230,22 @@ def test_unreadable_head_definitions_fail_naming_file_and_line(rig: Rig) -> None
     assert run["conclusion"] == "failure" and "mcp/tools.json:2" in run["output"]["summary"]
 
 
+def test_invalid_unicode_in_head_definitions_fails_the_check_naming_file_line_and_field(rig: Rig) -> None:
+    repo = rig.fake.repo(OWNER, REPO, installation_id=INSTALLATION_ID)
+    base = repo.commit(repo_files(tools_json(BASE_TOOLS)))
+    tools = head_tools()
+    tools[0]["description"] = "Does \udc00 things."  # a lone surrogate: JSON spells it as an escape
+    head = repo.commit(repo_files(tools_json(tools)), parent=base)
+    repo.open_pull(7, base=base, head=head)
+    rig.deliver("pull_request", webhook_payload("pull_request.opened.2", number=7, base=base, head=head))
+    rig.work()
+    (run,) = rig.fake.check_runs(OWNER, REPO, head)
+    summary = run["output"]["summary"]
+    assert run["status"] == "completed" and run["conclusion"] == "failure", summary
+    assert "mcp/tools.json:5: tools[0].description holds a lone surrogate U+DC00" in summary
+    assert rig.fake.comments(OWNER, REPO, 7) == []
+
+
 def test_a_pr_repairing_an_unreadable_base_file_is_reviewed(rig: Rig) -> None:
     repo = rig.fake.repo(OWNER, REPO, installation_id=INSTALLATION_ID)
     base = repo.commit(repo_files("{ not json\n"))
