@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.audit.identifiers import remember
+
 NO_TOOL = "NO_TOOL"
 
 # Fields of a tool that make up its definition (what a client sees and the hash covers).
@@ -24,7 +26,8 @@ def canonical_json(value: Any) -> str:
 
 
 def sha256_of(value: Any) -> str:
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    """The hex sha256 of `value`'s canonical JSON, remembered as ours (redaction never masks it)."""
+    return remember(hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest())
 
 
 class Severity(StrEnum):

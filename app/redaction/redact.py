@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, overload
 
+from app.audit.identifiers import is_own, strip_own
 from app.audit.models import Case, ToolSet
 from app.audit.results import AuditReport, Comparison
 from app.redaction.patterns import (
@@ -32,8 +33,20 @@ _MAYBE_SECRET = re.compile(r"[A-Za-z0-9+/=_.:-]{16,}|://|PRIVATE KEY")
 
 
 def find_secrets(text: str) -> Iterator[tuple[SecretKind, str]]:
-    """Every (kind, value) a detector finds in `text`, ours first, then detect-secrets', then entropy."""
-    yield from _found(text)
+    """Every (kind, value) a detector finds in `text`, ours first, then detect-secrets', then entropy; never
+    one of ToolChoice's own identifiers (app/audit/identifiers.py)."""
+    yield from _secrets(text)
+
+
+def _secrets(text: str) -> list[tuple[SecretKind, str]]:
+    return [(kind, value) for kind, value in _found(text) if not _ours(kind, value)]
+
+
+def _ours(kind: SecretKind, value: str) -> bool:
+    """A found value that is one of our identifiers, or (for the entropy test) random only where it is ours."""
+    if kind is SecretKind.HIGH_ENTROPY:
+        return not random_looking(strip_own(value))
+    return is_own(value)
 
 
 @lru_cache(maxsize=65_536)
@@ -53,20 +66,21 @@ def _found(text: str) -> tuple[tuple[SecretKind, str], ...]:
 def _replacer(kind: SecretKind, pattern: re.Pattern[str]) -> Callable[[re.Match[str]], str]:
     """Replace the whole match, or only its group `s` when the pattern has one (the context stays)."""
     if "s" not in pattern.groupindex:
-        return lambda _m: marker(kind)
+        return lambda m: m.group(0) if is_own(m.group(0)) else marker(kind)
 
     def sub(m: re.Match[str]) -> str:
         start, end = m.span("s")
         whole = m.group(0)
+        if is_own(m.group("s")):
+            return whole
         return whole[: start - m.start()] + marker(kind) + whole[end - m.start() :]
 
     return sub
 
 
-@lru_cache(maxsize=65_536)
 def redact_text(text: str) -> str:
-    """`text` with every detected secret replaced by `[REDACTED:<kind>]`. Idempotent."""
-    if len(text) < MIN_SCAN_LENGTH or not _found(text):
+    """`text` with every detected secret replaced by `[REDACTED:<kind>]`, our own identifiers left. Idempotent."""
+    if len(text) < MIN_SCAN_LENGTH or not _secrets(text):
         return text  # nothing found by the same detectors: nothing to replace (most texts, scanned once)
     for kind, pattern in PATTERNS:
         text = pattern.sub(_replacer(kind, pattern), text)
@@ -74,9 +88,14 @@ def redact_text(text: str) -> str:
         return text
     for kind, plugin in plugins():
         for value in set(plugin.analyze_string(text)):
-            if len(value) >= MIN_GLOBAL_REPLACE:
+            if len(value) >= MIN_GLOBAL_REPLACE and not is_own(value):
                 text = text.replace(value, marker(kind))
-    return TOKEN.sub(lambda m: marker(SecretKind.HIGH_ENTROPY) if random_looking(m.group(0)) else m.group(0), text)
+    return TOKEN.sub(_entropy_marker, text)
+
+
+def _entropy_marker(m: re.Match[str]) -> str:
+    token = m.group(0)
+    return marker(SecretKind.HIGH_ENTROPY) if random_looking(strip_own(token)) else token
 
 
 def collect_secrets(

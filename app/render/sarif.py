@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from app import __version__
+from app.audit.identifiers import remember
 from app.audit.models import Finding, Severity
 from app.audit.results import AuditReport, Comparison
 
@@ -25,7 +26,7 @@ _BUILTIN = {
 
 def _fingerprint(f: Finding) -> str:
     key = "|".join((f.rule_id, f.file or "", f.tool or "", f.parameter or "", f.other_tool or "", f.message))
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return remember(hashlib.sha256(key.encode("utf-8")).hexdigest()[:32])
 
 
 def to_sarif(result: AuditReport | Comparison, *, rules: Any | None = None) -> dict[str, Any]:

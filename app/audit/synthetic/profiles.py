@@ -11,6 +11,7 @@ import yaml
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ConfigDict
 
+from app.audit.identifiers import remember
 from app.audit.models import sha256_of
 from app.errors import InputError
 
@@ -133,6 +134,8 @@ def load_profile(path: Path, *, schema_path: Path) -> Profile:
         where = "/".join(str(p) for p in first.absolute_path) or "(top level)"
         raise InputError(f"selector profile is invalid at {where}: {first.message}", file=str(path))
     profile = Profile.model_validate(data)
+    if profile.semantic is not None:  # the model it pins is named by hash in every report's settings
+        remember(profile.semantic.weights_sha256)
     return profile.model_copy(update={"hash": sha256_of(profile.settings())})
 
 
