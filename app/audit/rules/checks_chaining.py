@@ -27,7 +27,9 @@ from app.audit.text import split_identifier
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 # Words before a parameter that make it where a value goes: "as `repo`", "into the `context` argument".
-_INTO = r"(?:in|into|as|to|for|under|inside|within)\s+(?:the\s+)?"
+_INTO = r"(?:in|into|as|to|for|under|inside|within|through|via)\s+(?:the\s+)?"
+# A parameter named as what receives the value: "the `memo` field must contain ...", "`notes` should hold ...".
+_RECEIVES = r"[`'\"]?{name}[`'\"]?\s+(?:(?:field|parameter|argument|property|value)\s+)?(?:{verbs})"
 _MIN_SHARED = 3  # characters a shared word must have to tie a parameter to a tool ("sha", "repo")
 
 
@@ -71,6 +73,17 @@ def _destination(text: str, begin: int, stop: int, tool: Tool, field: Field, her
     return None
 
 
+def _receiver(text: str, begin: int, stop: int, tool: Tool, verbs: Sequence[str]) -> tuple[str, int] | None:
+    """A parameter of `tool` named in the window as what receives a value ("the `memo` field must contain")."""
+    joined = "|".join(verbs)
+    for name in sorted(tool.properties, key=len, reverse=True):
+        pattern = re.compile(_RECEIVES.format(name=re.escape(name), verbs=joined), re.IGNORECASE)
+        m = pattern.search(text, begin, stop)
+        if m:
+            return name, m.end()
+    return None
+
+
 def _offenses(field: Field, tool: Tool, names: frozenset[str], options: Mapping[str, Any]) -> list[Offense]:
     text = field.text
     sources = _templates(tuple(options["sources"]))
@@ -97,11 +110,15 @@ def _offenses(field: Field, tool: Tool, names: frozenset[str], options: Mapping[
             secret = any(w.startswith(s) for w in split_identifier(ref) for s in sensitive)
             verb = handover.search(text, begin, stop)
             target = _destination(text, verb.start(), stop, tool, field, here) if verb else None
+            target = target or _receiver(text, begin, stop, tool, options["receiving_verbs"])
             if target is not None:
                 parameter, end = target
                 whole_output = names_output or whole.search(text, begin, stop) is not None
                 receives = any(w.startswith(r) for w in split_identifier(parameter) for r in receivers)
-                if (secret or (whole_output and not receives)) and not _ties(parameter, ref, generic):
+                # A tool that does not read secrets: its whole output into an unrelated parameter counts when
+                # the call is made a required step ("pass the output of run_query as `rows`" is a pipeline).
+                required = mandatory.search(text, begin, stop) is not None
+                if (secret or (whole_output and not receives and required)) and not _ties(parameter, ref, generic):
                     out.append(Offense(min(m.start(), verb.start()) if verb else m.start(), max(end, m.end()),
                                        f"the output of `{ref}` passed into `{parameter}`"))
             elif secret and mandatory.search(text, begin, stop):
@@ -119,6 +136,7 @@ _OPTIONS = {
     "sensitive_sources": WORD_LIST,
     "generic_words": WORD_LIST,
     "output_parameter_words": WORD_LIST,
+    "receiving_verbs": REGEX_LIST,
 }
 
 
