@@ -31,9 +31,11 @@ MAX_STRING_CHARS = 200_000
 # Python refuses to convert longer integer literals (sys.int_info.default_max_str_digits).
 MAX_INT_DIGITS = 4300
 
-# Outside strings: brackets, the non-JSON constants, long digit runs, floats with a large exponent.
+# Outside strings: a string's opening quote, brackets, the non-JSON constants, long digit runs, floats with a large
+# exponent. A string is skipped by `_string_end`, not by a regex: the engine's stack grows with every escape a
+# repeated group meets, and a 10 MB string of escapes took hundreds of MB.
 _JSON_TOKENS = re.compile(
-    r'"[^"\\]*(?:\\.[^"\\]*)*"|([\[\]{}])|(-?Infinity|NaN)\b|(-?\d{' + str(MAX_INT_DIGITS) + r",})"
+    r'(")|([\[\]{}])|(-?Infinity|NaN)\b|(-?\d{' + str(MAX_INT_DIGITS) + r",})"
     r"|(-?\d+(?:\.\d+)?[eE][-+]?\d{3,})"
 )
 
@@ -50,13 +52,32 @@ def read_document(name: str, text: str, *, error: type[InputError]) -> tuple[Any
     return data, ranges, syntax
 
 
+def _string_end(text: str, start: int) -> int:
+    """The index after the quote closing the string whose first character is text[start] (len(text) if none)."""
+    at = start
+    while True:
+        quote = text.find('"', at)
+        if quote < 0:
+            return len(text)
+        back = quote
+        while back > start and text[back - 1] == "\\":
+            back -= 1
+        if (quote - back) % 2 == 0:  # an even run of backslashes escapes itself, not the quote
+            return quote + 1
+        at = quote + 1
+
+
 def _read_json(name: str, text: str, error: type[InputError]) -> Any:
     depth = 0
-    for match in _JSON_TOKENS.finditer(text):
-        bracket, constant, digits, exponent = match.groups()
+    at = 0
+    while (match := _JSON_TOKENS.search(text, at)) is not None:
+        quote, bracket, constant, digits, exponent = match.groups()
+        at = match.end()
         problem = None
-        if match.end() - match.start() > MAX_STRING_CHARS:
-            problem = f"a string of {match.end() - match.start() - 2:,} characters (at most {MAX_STRING_CHARS:,})"
+        if quote:
+            at = _string_end(text, match.end())
+            if at - match.start() - 2 > MAX_STRING_CHARS:
+                problem = f"a string of {at - match.start() - 2:,} characters (at most {MAX_STRING_CHARS:,})"
         elif bracket:
             depth += 1 if bracket in "[{" else -1
             if depth > MAX_DEPTH:
