@@ -110,6 +110,14 @@ def test_yaml_error_names_the_line(tmp_path: Path) -> None:
     assert answer.json()["file"] == "definitions" and answer.json()["line"] >= 3
 
 
+def test_invalid_unicode_is_422_naming_field_and_code_point(tmp_path: Path) -> None:
+    client, _ = _rig(tmp_path)
+    body = '{"definitions": {"tools": [{"name": "a", "description": "Get the \\ud800 weather."}]}}'
+    answer = client.post("/api/audits", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 422, answer.text
+    assert "tools[0].description holds a lone surrogate U+D800" in answer.json()["error"]
+
+
 def test_too_many_tools_is_422(tmp_path: Path) -> None:
     client, _ = _rig(tmp_path)
     tools = [{"name": f"tool_{i}", "description": "A tool."} for i in range(301)]
