@@ -17,7 +17,7 @@ import pytest
 from app.audit.loader import load_definitions
 from app.audit.models import Dimension, Finding, RuleIgnore, RuleSettings, Tool, ToolSet
 from app.audit.rules import RuleSet, evaluate, load_rules
-from app.audit.rules.poison_text import invisible
+from app.audit.rules.excerpts import invisible
 from tests.conftest import shared_path
 
 LABELED = Path(__file__).resolve().parents[1] / "fixtures" / "poison" / "labeled.json"
@@ -107,7 +107,7 @@ def test_an_ignore_with_a_reason_silences_a_security_rule_for_one_tool() -> None
 def test_the_checks_never_execute_fetch_or_import_what_they_read() -> None:
     folder = Path(__file__).resolve().parents[2] / "app" / "audit" / "rules"
     for name in ("checks_poison.py", "checks_shadowing.py", "checks_chaining.py", "decoding.py", "invisible.py",
-                 "poison_text.py"):
+                 "poison_text.py", "excerpts.py"):
         source = (folder / name).read_text(encoding="utf-8")
         assert not re.search(r"\b(eval|exec|compile|__import__|subprocess|socket|urlopen|importlib|pickle)\s*\(",
                              source.replace("re.compile(", "")), name

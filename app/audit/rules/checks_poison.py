@@ -16,8 +16,9 @@ from typing import Any
 
 from app.audit.models import Tool
 from app.audit.rules import decoding
+from app.audit.rules.excerpts import excerpt, show
 from app.audit.rules.invisible import hidden_characters
-from app.audit.rules.poison_text import Field, Offense, excerpt, fields, related, show
+from app.audit.rules.poison_text import Field, Offense, fields, related
 from app.audit.rules.registry import COUNT, PASS, REGEX_LIST, WORD_LIST, Target, Verdict, compiled, register
 from app.audit.text import split_identifier
 

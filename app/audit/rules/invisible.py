@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from app.audit.rules.poison_text import TAG_END, TAG_START, Offense, invisible
+from app.audit.rules.excerpts import TAG_END, TAG_START, invisible
+from app.audit.rules.poison_text import Offense
 
 # Scripts written right to left use LRM/RLM/ALM and Arabic format characters legitimately.
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
