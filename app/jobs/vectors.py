@@ -24,7 +24,7 @@ VECTOR_TTL_S = 30 * 24 * 3600
 _BATCH = 500  # keys per MGET / pipeline
 
 
-def vector_key(model_key: str, text: str) -> str:
+def redis_key(model_key: str, text: str) -> str:
     return f"{KEY_PREFIX}:vector:{text_key(model_key, text).hex()}"
 
 
@@ -44,7 +44,7 @@ class RedisVectors:
         try:
             for start in range(0, len(wanted), _BATCH):
                 chunk = wanted[start : start + _BATCH]
-                values = self._redis.mget([vector_key(model_key, t) for t in chunk])
+                values = self._redis.mget([redis_key(model_key, t) for t in chunk])
                 for text, blob in zip(chunk, values, strict=True):
                     if isinstance(blob, bytes) and len(blob) == DIMENSIONS * 4:
                         found[text] = np.frombuffer(blob, dtype=np.float32)
@@ -60,7 +60,7 @@ class RedisVectors:
                 pipe = self._redis.pipeline(transaction=False)
                 for text, vector in items[start : start + _BATCH]:
                     blob = np.asarray(vector, dtype=np.float32).tobytes()
-                    pipe.set(vector_key(model_key, text), blob, ex=VECTOR_TTL_S)
+                    pipe.set(redis_key(model_key, text), blob, ex=VECTOR_TTL_S)
                 pipe.execute()
         except RedisError as exc:
             log.warning("sentence vectors not written to Redis (%s)", type(exc).__name__)

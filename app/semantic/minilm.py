@@ -81,7 +81,7 @@ class MiniLM:
                 kept = kept_graph(keep, weights_sha256) if keep is not None and weights_sha256 else None
                 session = _kept_session(kept) if kept is not None else None
                 if session is not None:
-                    self.weights_sha256 = weights_sha256 or ""
+                    self.weights_sha256 = weights_sha256
                     self._session = session
                 else:
                     weights = _read_member(zf, "model.safetensors")

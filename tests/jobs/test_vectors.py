@@ -84,4 +84,5 @@ def test_a_worker_loads_the_model_at_start_and_shares_what_its_jobs_embed(
     assert loads == ["loaded"]  # before any job: the jobs a worker forks inherit it
     similarity.similarities(REQUEST, TOOLS)
     stored = RedisVectors(redis_db).get_many(vector_key(model.weights_sha256), [REQUEST, *TOOLS])
-    assert len(stored) == 3 and vectors.KEY_PREFIX == "toolchoice"
+    assert len(stored) == 3
+    assert len(redis_db.keys(f"{vectors.KEY_PREFIX}:vector:*")) == 3  # one key per distinct text
