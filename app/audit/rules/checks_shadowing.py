@@ -66,13 +66,15 @@ def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _replacements(text: str, replacements: re.Pattern[str] | None, user_choice: re.Pattern[str] | None
                   ) -> list[Offense]:
-    """Sentences that claim to stand in for other tools and override the user's choice of tool."""
+    """Sentences that override the user's choice of tool where they, or the sentence before, claim to stand in
+    for other tools ("Replaces: bash, run_command. Use this one whichever tool the user picks.")."""
     if replacements is None or user_choice is None:
         return []
     out: list[Offense] = []
     for m in user_choice.finditer(text):
         begin, stop = _sentence(text, m.start(), m.end())
-        if (not out or out[-1].start != begin) and replacements.search(text, begin, stop):
+        before = _sentence(text, begin - 1, begin - 1)[0] if begin > 0 else begin
+        if (not out or out[-1].start != begin) and replacements.search(text, before, stop):
             out.append(Offense(begin + len(text[begin:stop]) - len(text[begin:stop].lstrip()), stop, REPLACEMENT))
     return out
 

@@ -26,7 +26,11 @@ def _legitimate(text: str, i: int, rtl: bool) -> bool:
     """An invisible character doing its ordinary job: joining emoji or letters, a keycap, a hyphenation point,
     a leading BOM, RTL marks in right-to-left text."""
     o = ord(text[i])
-    before = text[i - 1] if i > 0 else ""
+    back = i - 1
+    if o in _JOINERS:  # an emoji's presentation selector may stand between it and the joiner (U+1F3F3 U+FE0F U+200D)
+        while back >= 0 and 0xFE00 <= ord(text[back]) <= 0xFE0F:
+            back -= 1
+    before = text[back] if back >= 0 else ""
     after = text[i + 1] if i + 1 < len(text) else ""
     if o == 0xFEFF and i == 0:
         return True
