@@ -25,7 +25,8 @@ from app.audit.rules.poison_text import Field, fields
 from app.audit.rules.registry import REGEX_LIST, WORD_LIST, Failure, SetOutcome, Target, compiled, register
 from app.audit.text import split_identifier
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
+# A list number ("1. call x", "2) put ...") is no sentence end; a line break is.
+_SENTENCE_END = re.compile(r"(?<![\s(]\d)(?<!^\d)[.!?](?=\s|$)|\n")
 # Words before a parameter that make it where a value goes: "as `repo`", "into the `context` argument".
 _INTO = r"(?:in|into|as|to|for|under|inside|within|through|via)\s+(?:the\s+)?"
 # A parameter named as what receives the value: "the `memo` field must contain ...", "`notes` should hold ...".

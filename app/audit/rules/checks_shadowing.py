@@ -24,7 +24,8 @@ from app.audit.rules.poison_text import Field, fields
 from app.audit.rules.registry import REGEX_LIST, Failure, SetOutcome, Target, compiled, register
 
 IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
+# A list number ("1. call x", "2) put ...") is no sentence end; a line break is.
+_SENTENCE_END = re.compile(r"(?<![\s(]\d)(?<!^\d)[.!?](?=\s|$)|\n")
 PLACEHOLDER = "{tool}"
 # "this tool", "any tool", "the other tool": not a reference to another tool by name.
 NOT_A_NAME = frozenset("this that the a an any other another each every same which what your our its one".split())
