@@ -177,14 +177,19 @@ def odd_numbers(text: str, doc: Any, rng: random.Random) -> str:
     return _dump(_set(doc, path, marker), rng).replace(json.dumps(marker), literal, 1)
 
 
+def _string_at(doc: Any, rng: random.Random) -> tuple[tuple[Any, ...], str, int]:
+    """A random string of `doc`: its path, its value and a random place in it."""
+    path = rng.choice(_string_paths(doc))
+    node = doc
+    for key in path:
+        node = node[key]
+    value = node if isinstance(node, str) else ""
+    return path, value, rng.randint(0, len(value))
+
+
 def odd_characters(text: str, doc: Any, rng: random.Random) -> str:
     for _ in range(rng.randint(1, 4)):
-        path = rng.choice(_string_paths(doc))
-        node = doc
-        for key in path:
-            node = node[key]
-        value = node if isinstance(node, str) else ""
-        at = rng.randint(0, len(value))
+        path, value, at = _string_at(doc, rng)
         odd = "".join(rng.choice(CONTROL + CONFUSABLE) for _ in range(rng.randint(1, 6)))
         doc = _set(doc, path, value[:at] + odd + value[at:])
     return _dump(doc, rng)
@@ -205,12 +210,7 @@ def invalid_unicode(text: str, doc: Any, rng: random.Random) -> str:
                 parent[path[-1][:at] + odd + path[-1][at:]] = parent.pop(path[-1])
                 keyed = [p for p in _paths(doc) if p and isinstance(p[-1], str)]
             continue
-        path = rng.choice(_string_paths(doc))
-        node = doc
-        for key in path:
-            node = node[key]
-        value = node if isinstance(node, str) else ""
-        at = rng.randint(0, len(value))
+        path, value, at = _string_at(doc, rng)
         doc = _set(doc, path, value[:at] + odd + value[at:])
     return _dump(doc, rng)
 
