@@ -116,8 +116,28 @@ def _validator(schema_path: Path) -> Draft202012Validator:
     return Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8")))
 
 
+# Profiles already read in this process, by file and version: a worker's jobs, and both sides of a review, build
+# their selector from the same file (YAML parsing and schema validation took 40 ms a review).
+_LOADED: dict[tuple[str, int, int, str], Profile] = {}
+
+
 def load_profile(path: Path, *, schema_path: Path) -> Profile:
-    """Read and validate a profile file; InputError names the file and the problem."""
+    """Read and validate a profile file (once per version of the file); InputError names the file and the
+    problem."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return _load_profile(path, schema_path=schema_path)  # says why the file cannot be read
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, str(schema_path))
+    profile = _LOADED.get(key)
+    if profile is None:
+        profile = _LOADED[key] = _load_profile(path, schema_path=schema_path)
+    if profile.semantic is not None:  # the model it pins is named by hash in every report's settings
+        remember(profile.semantic.weights_sha256)
+    return profile
+
+
+def _load_profile(path: Path, *, schema_path: Path) -> Profile:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -134,8 +154,6 @@ def load_profile(path: Path, *, schema_path: Path) -> Profile:
         where = "/".join(str(p) for p in first.absolute_path) or "(top level)"
         raise InputError(f"selector profile is invalid at {where}: {first.message}", file=str(path))
     profile = Profile.model_validate(data)
-    if profile.semantic is not None:  # the model it pins is named by hash in every report's settings
-        remember(profile.semantic.weights_sha256)
     return profile.model_copy(update={"hash": sha256_of(profile.settings())})
 
 
