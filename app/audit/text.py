@@ -50,6 +50,12 @@ def split_identifier(name: str) -> list[str]:
 
 def words(text: str) -> list[str]:
     """Lower-case alphanumeric words, with camelCase and snake_case identifiers split."""
+    return list(_words(text))
+
+
+@lru_cache(maxsize=65_536)
+def _words(text: str) -> tuple[str, ...]:
+    """`words`, kept: a review reads the same descriptions and requests many times."""
     out: list[str] = []
     for m in _WORD.finditer(text):
         token = m.group(0)
@@ -57,7 +63,7 @@ def words(text: str) -> list[str]:
             out.extend(split_identifier(token))
         else:
             out.append(token.lower())
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=131_072)
@@ -136,6 +142,7 @@ def cosine(a: dict[str, float], b: dict[str, float]) -> float:
     return sum(v * b.get(t, 0.0) for t, v in a.items())
 
 
+@lru_cache(maxsize=131_072)
 def match_stem(word: str) -> str:
     """`stem`, then the ending letters that vary between a word's forms folded: movie/movies, create/created."""
     s = stem(word)
