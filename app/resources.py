@@ -1,7 +1,9 @@
-"""The one place that finds the shipped data folders: rules/, selectors/, templates/ (and schemas)."""
+"""The one place that finds the shipped data folders (rules/, selectors/, templates/, schemas) and the cache
+directory where results that depend only on their inputs are kept across runs."""
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 
@@ -35,3 +37,12 @@ def templates_dir() -> Path:
 
 def schemas_dir() -> Path:
     return _PACKAGE / "schemas"
+
+
+def cache_dir() -> Path | None:
+    """Where computed answers are kept across runs (sentence vectors, word forms), or None when caching is off:
+    `TOOLCHOICE_CACHE_DIR`, default `~/.cache/toolchoice`; `TOOLCHOICE_NO_CACHE=1` (`--no-cache`) turns it off."""
+    if os.environ.get("TOOLCHOICE_NO_CACHE", "").strip() not in ("", "0"):
+        return None
+    configured = os.environ.get("TOOLCHOICE_CACHE_DIR", "").strip()
+    return Path(configured) if configured else Path.home() / ".cache" / "toolchoice"

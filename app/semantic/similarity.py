@@ -11,9 +11,10 @@ from importlib.metadata import PackageNotFoundError, version
 import numpy as np
 
 from app.audit.synthetic.semantic import DECIMALS
+from app.resources import cache_dir
 from app.semantic.graph import GRAPH_VERSION
 from app.semantic.minilm import MODEL_NAME, MiniLM, model_zip
-from app.semantic.vector_cache import VectorCache, VectorStore, cache_dir
+from app.semantic.vector_cache import VectorCache, VectorStore
 
 # Texts whose vectors are kept (least recently used dropped): 384 float32 each, about 30 MB in all; an
 # audit's requests and tools are prepared together, so this bounds what one audit embeds at once.

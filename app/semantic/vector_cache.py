@@ -14,7 +14,6 @@ run whose texts are all cached never reads the 90 MB model at all.
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Mapping
@@ -22,6 +21,8 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
+from app.resources import cache_dir as cache_dir  # re-exported: where vectors are kept
 
 DIMENSIONS = 384
 FILE_NAME = "vectors.sqlite3"
@@ -37,14 +38,6 @@ class VectorStore(Protocol):
     def get_many(self, model_key: str, texts: Iterable[str]) -> dict[str, np.ndarray]: ...
 
     def put_many(self, model_key: str, vectors: Mapping[str, np.ndarray]) -> None: ...
-
-
-def cache_dir() -> Path | None:
-    """Where vectors are kept, or None when caching is off."""
-    if os.environ.get("TOOLCHOICE_NO_CACHE", "").strip() not in ("", "0"):
-        return None
-    configured = os.environ.get("TOOLCHOICE_CACHE_DIR", "").strip()
-    return Path(configured) if configured else Path.home() / ".cache" / "toolchoice"
 
 
 def text_key(model_key: str, text: str) -> bytes:

@@ -17,9 +17,9 @@ from types import MappingProxyType
 from typing import Any
 
 import yaml
-from lemminflect import getAllLemmas, getInflection, getLemma
 
 from app.audit.models import Tool
+from app.audit.suite.kept_forms import kept
 from app.audit.text import split_identifier
 
 PHRASINGS_FILE = Path(__file__).with_name("phrasings.yml")
@@ -101,19 +101,40 @@ WORD_CACHE = 65_536
 @lru_cache(maxsize=WORD_CACHE)
 def lemmas(word: str) -> Mapping[str, tuple[str, ...]]:
     """lemminflect's getAllLemmas, kept: every lemma by part of speech ('VERB', 'NOUN'); read-only."""
-    return MappingProxyType(getAllLemmas(word))
+    answer = kept("lemmas", _all_lemmas, word)
+    return MappingProxyType({pos: tuple(forms) for pos, forms in answer.items()})
 
 
 @lru_cache(maxsize=WORD_CACHE)
 def lemma_of(word: str, upos: str) -> tuple[str, ...]:
     """lemminflect's getLemma, kept: the lemma for a part of speech, guessed for a word it has never seen."""
-    return tuple(getLemma(word, upos))
+    return tuple(kept("lemma", _lemma, word, upos))
 
 
 @lru_cache(maxsize=WORD_CACHE)
 def inflections(lemma: str, tag: str) -> tuple[str, ...]:
     """lemminflect's getInflection, kept: the forms of `lemma` for a Penn tag ('NNS', 'VBZ', 'VBN')."""
-    return tuple(getInflection(lemma, tag=tag))
+    return tuple(kept("inflection", _inflection, lemma, tag))
+
+
+# lemminflect is imported only when a word is not kept (app/audit/suite/kept_forms.py): its import and tables
+# cost about 0.3 s a process.
+def _all_lemmas(word: str) -> dict[str, list[str]]:
+    from lemminflect import getAllLemmas
+
+    return {pos: list(forms) for pos, forms in getAllLemmas(word).items()}
+
+
+def _lemma(word: str, upos: str) -> list[str]:
+    from lemminflect import getLemma
+
+    return list(getLemma(word, upos))
+
+
+def _inflection(lemma: str, tag: str) -> list[str]:
+    from lemminflect import getInflection
+
+    return list(getInflection(lemma, tag=tag))
 
 
 @lru_cache(maxsize=WORD_CACHE)
