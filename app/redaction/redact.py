@@ -132,12 +132,23 @@ def _constant(value: str) -> Callable[[re.Match[str]], str]:
 
 def redact_string(text: str, known: dict[str, SecretKind]) -> str:
     """`text` redacted, and every secret of `known` (found elsewhere) masked where it stands bare."""
-    text = redact_text(text)
+    return _mask_known(redact_text(text), _longest_first(known))
+
+
+def _longest_first(known: dict[str, SecretKind]) -> list[tuple[str, str, SecretKind]]:
+    """The secrets of `known` as (casefolded, as found, kind), longest first: a secret that holds another is
+    masked before the one it holds."""
+    return [(secret.casefold(), secret, known[secret]) for secret in sorted(known, key=len, reverse=True)]
+
+
+def _mask_known(text: str, ordered: list[tuple[str, str, SecretKind]]) -> str:
+    if not ordered:
+        return text
     folded = text.casefold()
-    for secret in sorted(known, key=len, reverse=True):
+    for folded_secret, secret, kind in ordered:
         # Case-insensitive: generated intents may capitalise a value that opened a description.
-        if secret.casefold() in folded:
-            text = re.compile(re.escape(secret), re.IGNORECASE).sub(_constant(marker(known[secret])), text)
+        if folded_secret in folded:
+            text = re.compile(re.escape(secret), re.IGNORECASE).sub(_constant(marker(kind)), text)
             folded = text.casefold()
     return text
 
@@ -147,23 +158,29 @@ def redact_value(value: Any, *, key: str | None = None, known: dict[str, SecretK
     found anywhere in `value` are also replaced wherever else they appear."""
     if known is None:
         known = collect_secrets(value, key=key)
+    return _redacted(value, key, _longest_first(known))
+
+
+def _redacted(value: Any, key: str | None, ordered: list[tuple[str, str, SecretKind]]) -> Any:
     if isinstance(value, str):
-        return value if key in HASH_KEYS else redact_string(value, known)
+        return value if key in HASH_KEYS else _mask_known(redact_text(value), ordered)
     if isinstance(value, dict):
         if key in HASH_MAPS:
-            return {redact_string(k, known): _keep_hashes(v, known) for k, v in value.items()}
+            return {_mask_known(redact_text(k), ordered): _keep_hashes(v, ordered) for k, v in value.items()}
         return {
-            (redact_string(k, known) if isinstance(k, str) else k): redact_value(v, key=k, known=known)
+            (_mask_known(redact_text(k), ordered) if isinstance(k, str) else k): _redacted(
+                v, k if isinstance(k, str) else None, ordered
+            )
             for k, v in value.items()
         }
     if isinstance(value, list | tuple):
-        return [redact_value(v, known=known) for v in value]
+        return [_redacted(v, None, ordered) for v in value]
     return value
 
 
-def _keep_hashes(value: Any, known: dict[str, SecretKind]) -> Any:
+def _keep_hashes(value: Any, ordered: list[tuple[str, str, SecretKind]]) -> Any:
     if isinstance(value, dict):
-        return {redact_string(k, known): v for k, v in value.items()}
+        return {_mask_known(redact_text(k), ordered): v for k, v in value.items()}
     return value
 
 
@@ -181,7 +198,29 @@ def redact_result(result: AuditReport | Comparison, *, inputs: Sequence[Any] = (
     known = collect_secrets(data)
     for value in inputs:
         collect_secrets(plain(value), known)
+    if not known and not _holds_secret(data):
+        return result.model_copy()  # redact_value would give `data` back unchanged: no copy to rebuild
     return type(result).model_validate(redact_value(data, known=known))
+
+
+def _holds_secret(value: Any, *, key: str | None = None) -> bool:
+    """Whether redact_value would change a string of `value` on its own (without secrets found elsewhere):
+    every string and mapping key it redacts, scanned by the same detectors (their answers are kept)."""
+    if isinstance(value, str):
+        return key not in HASH_KEYS and len(value) >= MIN_SCAN_LENGTH and bool(_secrets(value))
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str) and _holds_secret(k):
+                return True
+            if key in HASH_MAPS:
+                if isinstance(v, dict) and any(_holds_secret(inner) for inner in v if isinstance(inner, str)):
+                    return True
+            elif _holds_secret(v, key=k if isinstance(k, str) else None):
+                return True
+        return False
+    if isinstance(value, list | tuple):
+        return any(_holds_secret(v) for v in value)
+    return False
 
 
 def plain(value: Any) -> Any:
