@@ -159,6 +159,9 @@ def _session(model: str | bytes) -> Any:
 
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3  # warnings about unused initializers would reach the user's terminal
+    # Memory patterns plan a run's buffers once per input shape and keep each plan; texts go through in runs of
+    # many shapes (one per token length), so the plans only add up (same vectors, bit for bit, without them).
+    options.enable_mem_pattern = False
     try:
         return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types for an unreadable file
