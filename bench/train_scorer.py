@@ -16,9 +16,9 @@ and with the name's words; the share of the request's word stems found in the to
 found in the request; and the first two again relative to the best tool of the list. A conditional-logit ranker
 (a softmax over the offered tools of a weighted sum of the features) is fitted with Adam in numpy; NO_TOOL is a
 logistic decision on the best tool's raw features (its cosines, word and name shares, and how far its description's
-cosine stands above the next tool's), fitted on the same folds, each source and each side weighing the same. Printed per held-out source: cases, top-1 of the plain cosine, of the
-learned ranker (both without abstention), and the accuracy with the learned NO_TOOL decision, NO_TOOL and tool
-halves apart.
+cosine stands above the next tool's), fitted on the same folds, each source and each side weighing the same.
+Printed per held-out source: cases, top-1 of the plain cosine, of the learned ranker (both without abstention),
+and the accuracy with the learned NO_TOOL decision, NO_TOOL and tool halves apart.
 """
 
 from __future__ import annotations
