@@ -39,8 +39,8 @@ def _options(
     no_cache: bool = typer.Option(
         False,
         "--no-cache",
-        help="Embed every text anew instead of reading sentence vectors kept by earlier runs "
-        "(kept under TOOLCHOICE_CACHE_DIR, default ~/.cache/toolchoice).",
+        help="Embed every text and look up every word form anew instead of reading what earlier runs kept "
+        "(under TOOLCHOICE_CACHE_DIR, default ~/.cache/toolchoice).",
     ),
 ) -> None:
     """Options before the command: `toolchoice --no-cache audit ...`."""
