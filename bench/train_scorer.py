@@ -166,8 +166,21 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--metatool", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=20261206)
+    parser.add_argument(
+        "--drop-target",
+        action="store_true",
+        help="also offer each labeled tool case its list without its tool (expected NO_TOOL): near misses in the "
+        "sources' own lists, for the NO_TOOL decision",
+    )
     args = parser.parse_args()
-    episodes = [*metatool(args.metatool, args.seed), *labeled(), *natural()]
+    found = labeled()
+    if args.drop_target:
+        found += [
+            Episode(e.source, e.request, [t for t in e.tools if t["name"] != e.expected], None)
+            for e in found
+            if e.expected is not None and len(e.tools) > 2
+        ]
+    episodes = [*metatool(args.metatool, args.seed), *found, *natural()]
     episodes = [e for e in episodes if len(e.tools) >= 1]
     table = []
     for e in episodes:
