@@ -111,6 +111,35 @@ def features(episode: Episode) -> np.ndarray:
     return np.concatenate([x, rel], axis=1)
 
 
+def background_texts() -> list[str]:
+    """"name: description" of every tool our own test fixtures define (written in our words, none of the sources
+    measured here): a fixed pool against which a request's cosines are calibrated."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            name, description = node.get("name"), node.get("description")
+            if isinstance(name, str) and isinstance(description, str) and "inputSchema" in node:
+                found.add(f"{name}: {description.strip()}")
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for path in sorted((ROOT / "tests" / "fixtures").rglob("*.json")):
+        if "natural" not in path.parts:
+            walk(json.loads(path.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def request_floor(request: str, pool: list[str], k: int = 10) -> float:
+    """The mean of the request's `k` highest cosines with the background pool: how close a request comes to
+    tools that were not written for it (a chatty request comes close to many, a terse one to few)."""
+    cos = np.array(shared_similarity().similarities(request, pool))
+    return float(np.sort(cos)[-k:].mean())
+
+
 def fit_ranker(data: list[tuple[np.ndarray, int]], steps: int = 400, l2: float = 1e-3) -> np.ndarray:
     """Weights of a softmax over each list's tools; `data` holds (features, index of the expected tool)."""
     w = np.zeros(len(FEATURES))
@@ -138,6 +167,15 @@ def best_of(x: np.ndarray, w: np.ndarray) -> tuple[int, np.ndarray]:
     # probabilities, which fall with the length of the list (5 tools in BFCL, 117 on a real server).
     second_cos = np.sort(x[:, 1])[-2] if len(x) > 1 else 0.0
     return int(top), np.array([1.0, x[top, 0], x[top, 1], x[top, 2], x[top, 3], x[top, 4], x[top, 1] - second_cos])
+
+
+def abstain_features(episode: Episode, x: np.ndarray, w: np.ndarray, floors: dict[str, float]) -> np.ndarray:
+    """The best tool's raw features, and with a background pool its cosines less the request's floor."""
+    top, f = best_of(x, w)
+    if not floors:
+        return f
+    floor = floors[episode.request]
+    return np.concatenate([f, [x[top, 0] - floor, x[top, 1] - floor, floor]])
 
 
 def fit_abstain(data: list[tuple[str, np.ndarray, bool]], steps: int = 3000) -> np.ndarray:
@@ -172,6 +210,12 @@ def main() -> None:
         help="also offer each labeled tool case its list without its tool (expected NO_TOOL): near misses in the "
         "sources' own lists, for the NO_TOOL decision",
     )
+    parser.add_argument(
+        "--background",
+        action="store_true",
+        help="the NO_TOOL decision also reads the best tool's cosine less the request's floor against a fixed pool "
+        "of tools from our own fixtures",
+    )
     args = parser.parse_args()
     found = labeled()
     if args.drop_target:
@@ -182,6 +226,11 @@ def main() -> None:
         ]
     episodes = [*metatool(args.metatool, args.seed), *found, *natural()]
     episodes = [e for e in episodes if len(e.tools) >= 1]
+    pool = background_texts() if args.background else []
+    if pool:
+        shared_similarity().prepare(list(dict.fromkeys([*pool, *(e.request for e in episodes)])))
+    floors = {e.request: request_floor(e.request, pool) for e in episodes} if pool else {}
+    print(f"background pool: {len(pool)} tools" if pool else "no background pool")
     table = []
     for e in episodes:
         x = features(e)
@@ -201,7 +250,7 @@ def main() -> None:
         for e, x, t in table:
             if e.source == held:
                 continue
-            serve.append((e.source, best_of(x, w)[1], t is not None))
+            serve.append((e.source, abstain_features(e, x, w, floors), t is not None))
         a = fit_abstain(serve)
         test = [(e, x, t) for e, x, t in table if e.source == held]
         positives = [(x, t) for _, x, t in test if t is not None]
@@ -209,7 +258,8 @@ def main() -> None:
         learned_top = sum(best_of(x, w)[0] == t for x, t in positives)
         right_none = right_tool = nones = 0
         for _, x, t in test:
-            top, f = best_of(x, w)
+            top, _ = best_of(x, w)
+            f = abstain_features(e, x, w, floors)
             calls = 1 / (1 + np.exp(-(f @ a))) >= 0.5
             if t is None:
                 nones += 1
