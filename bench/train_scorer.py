@@ -64,6 +64,30 @@ def metatool(count: int, seed: int) -> list[Episode]:
     return out
 
 
+def metatool_in_servers(count: int, seed: int) -> list[Episode]:
+    """MetaTool requests offered the tools of the real servers the natural set never asks about (their union, about
+    fifty tools of several domains, as long a list as a large server's), half of them with their own tool added:
+    lists shaped like an MCP server's, so that the NO_TOOL decision sees what a best-of-fifty cosine looks like for
+    a request the list does not serve."""
+    data = json.loads((SHARED / "training" / "metatool_requests.json").read_text(encoding="utf-8"))
+    asked = {c["server"] for c in json.loads((ROOT / "tests" / "fixtures" / "natural" / "natural.dev.json")
+                                              .read_text(encoding="utf-8"))["cases"]}  # fmt: skip
+    pool: list[dict[str, Any]] = []
+    for path in sorted((SHARED / "servers").glob("*.json")):
+        if path.stem not in asked:
+            pool += json.loads(path.read_text(encoding="utf-8"))["tools"]
+    tools = {n: {"name": n, "description": d} for n, d in data["tools"].items()}
+    rng = random.Random(seed + 1)
+    out = []
+    for item in rng.sample(data["requests"], min(count, len(data["requests"]))):
+        offered = list(pool)
+        served = rng.random() < 0.5
+        if served:
+            offered.insert(rng.randrange(len(offered) + 1), tools[item["tool"]])
+        out.append(Episode("metatool_servers", item["request"], offered, item["tool"] if served else None))
+    return out
+
+
 def labeled() -> list[Episode]:
     out = []
     for path in sorted((SHARED / "labeled").glob("*.dev.json")):
@@ -211,6 +235,11 @@ def main() -> None:
         "sources' own lists, for the NO_TOOL decision",
     )
     parser.add_argument(
+        "--in-servers", type=int, default=0,
+        help="also this many MetaTool requests offered the union of the real servers' tools the natural set never "
+        "asks about, half with their own tool added (its own source and fold)",
+    )
+    parser.add_argument(
         "--background",
         action="store_true",
         help="the NO_TOOL decision also reads the best tool's cosine less the request's floor against a fixed pool "
@@ -225,6 +254,8 @@ def main() -> None:
             if e.expected is not None and len(e.tools) > 2
         ]
     episodes = [*metatool(args.metatool, args.seed), *found, *natural()]
+    if args.in_servers:
+        episodes += metatool_in_servers(args.in_servers, args.seed)
     episodes = [e for e in episodes if len(e.tools) >= 1]
     pool = background_texts() if args.background else []
     if pool:
