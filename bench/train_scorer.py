@@ -193,13 +193,45 @@ def best_of(x: np.ndarray, w: np.ndarray) -> tuple[int, np.ndarray]:
     return int(top), np.array([1.0, x[top, 0], x[top, 1], x[top, 2], x[top, 3], x[top, 4], x[top, 1] - second_cos])
 
 
-def abstain_features(episode: Episode, x: np.ndarray, w: np.ndarray, floors: dict[str, float]) -> np.ndarray:
-    """The best tool's raw features, and with a background pool its cosines less the request's floor."""
+class TokenStates:
+    """Each text's token states from the encoder (unit vectors, [CLS] and [SEP] left out), computed once per text:
+    what a late-interaction reading of request and tool needs, and what the embedding computes anyway."""
+
+    def __init__(self) -> None:
+        from app.semantic.minilm import MiniLM
+
+        self.model = MiniLM()
+        self.kept: dict[str, np.ndarray] = {}
+
+    def of(self, text: str) -> np.ndarray:
+        if text not in self.kept:
+            ids = self.model._tokens.encode(text, max_length=256)
+            h = self.model._session.run(["hidden"], {"ids": np.array([ids], dtype=np.int64)})[0][0][1:-1]
+            h = h if len(h) else np.zeros((1, h.shape[-1]), dtype=np.float32)
+            self.kept[text] = h / np.maximum(np.linalg.norm(h, axis=1, keepdims=True), 1e-12)
+        return self.kept[text]
+
+    def maxsim(self, request: str, tool: str) -> list[float]:
+        """For each of the request's tokens its best cosine with the tool's tokens: their mean and lower quartile
+        (how much of the request the tool answers, and how well its worst-answered quarter is)."""
+        best = (self.of(request) @ self.of(tool).T).max(1)
+        return [float(best.mean()), float(np.percentile(best, 25))]
+
+
+def abstain_features(
+    episode: Episode, x: np.ndarray, w: np.ndarray, floors: dict[str, float], states: TokenStates | None = None
+) -> np.ndarray:
+    """The best tool's raw features; with a background pool its cosines less the request's floor; with token
+    states the late-interaction reading of the request and that tool."""
     top, f = best_of(x, w)
-    if not floors:
-        return f
-    floor = floors[episode.request]
-    return np.concatenate([f, [x[top, 0] - floor, x[top, 1] - floor, floor]])
+    extra: list[float] = []
+    if floors:
+        floor = floors[episode.request]
+        extra += [x[top, 0] - floor, x[top, 1] - floor, floor]
+    if states is not None:
+        tool = episode.tools[top]
+        extra += states.maxsim(episode.request, f"{tool['name']}: {(tool.get('description') or '').strip()}")
+    return np.concatenate([f, extra])
 
 
 def fit_abstain(data: list[tuple[str, np.ndarray, bool]], steps: int = 3000) -> np.ndarray:
@@ -240,6 +272,10 @@ def main() -> None:
         "asks about, half with their own tool added (its own source and fold)",
     )
     parser.add_argument(
+        "--maxsim", action="store_true",
+        help="the NO_TOOL decision also reads how well the best tool's tokens answer the request's (late interaction)",
+    )
+    parser.add_argument(
         "--background",
         action="store_true",
         help="the NO_TOOL decision also reads the best tool's cosine less the request's floor against a fixed pool "
@@ -261,6 +297,7 @@ def main() -> None:
     if pool:
         shared_similarity().prepare(list(dict.fromkeys([*pool, *(e.request for e in episodes)])))
     floors = {e.request: request_floor(e.request, pool) for e in episodes} if pool else {}
+    states = TokenStates() if args.maxsim else None
     print(f"background pool: {len(pool)} tools" if pool else "no background pool")
     table = []
     for e in episodes:
@@ -281,16 +318,16 @@ def main() -> None:
         for e, x, t in table:
             if e.source == held:
                 continue
-            serve.append((e.source, abstain_features(e, x, w, floors), t is not None))
+            serve.append((e.source, abstain_features(e, x, w, floors, states), t is not None))
         a = fit_abstain(serve)
         test = [(e, x, t) for e, x, t in table if e.source == held]
         positives = [(x, t) for _, x, t in test if t is not None]
         cos_top = sum(int(np.argmax(x[:, 0])) == t for x, t in positives)
         learned_top = sum(best_of(x, w)[0] == t for x, t in positives)
         right_none = right_tool = nones = 0
-        for _, x, t in test:
+        for e, x, t in test:
             top, _ = best_of(x, w)
-            f = abstain_features(e, x, w, floors)
+            f = abstain_features(e, x, w, floors, states)
             calls = 1 / (1 + np.exp(-(f @ a))) >= 0.5
             if t is None:
                 nones += 1
