@@ -88,6 +88,14 @@ def main() -> None:
     parser.add_argument("--in-servers", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=20261206)
     parser.add_argument(
+        "--ours", action="store_true",
+        help="also the natural requests we wrote over the servers the natural set never asks about (its own source)",
+    )
+    parser.add_argument(
+        "--all", action="store_true",
+        help="instead of the folds, fit on every source and print each source's (in-sample) accuracy",
+    )
+    parser.add_argument(
         "--search", type=int, default=0, metavar="RESTARTS",
         help="refit as the shipped weights were: the logistic fit, then bench/fit_selector.py's goal search with this "
         "many restarts (on the training sources only: goals of a held-out file, and the natural term when the "
@@ -102,6 +110,8 @@ def main() -> None:
     selector = synthetic_selector(None)
     episodes = [*dev_episodes(), *ts.metatool(args.metatool, args.seed),
                 *ts.metatool_in_servers(args.in_servers, args.seed)]  # fmt: skip
+    if args.ours:
+        episodes += ts.ours_unasked()
     floors: dict[str, float] = {}
     if args.background:
         pool = ts.background_texts()
@@ -112,10 +122,11 @@ def main() -> None:
     w0 = [*w0, 0.0, 0.0] if floors else w0
     sources = sorted({s.file for s in data})
     pct = lambda v: "–" if v is None else f"{100 * v:.1f}%"  # noqa: E731
-    print(f"{'held out':34} {'cases':>6}  {'shipped: all':>12} {'NO_TOOL':>8} {'tool':>6}  "
+    first = "measured on" if args.all else "held out"
+    print(f"{first:34} {'cases':>6}  {'shipped: all':>12} {'NO_TOOL':>8} {'tool':>6}  "
           f"{'refitted: all':>13} {'NO_TOOL':>8} {'tool':>6}")
     for held in sources:
-        train = [s for s in data if s.file != held]
+        train = [s for s in data if s.file != held or args.all]
         test = [s for s in data if s.file == held]
         w = fs.fit(fs.training_rows(train, balance=0.5), l2=1.0)
         threshold, w = -w[-1], [*w[:-1], 0.0]

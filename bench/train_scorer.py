@@ -64,18 +64,36 @@ def metatool(count: int, seed: int) -> list[Episode]:
     return out
 
 
-def metatool_in_servers(count: int, seed: int) -> list[Episode]:
-    """MetaTool requests offered the tools of the real servers the natural set never asks about (their union, about
-    fifty tools of several domains, as long a list as a large server's), half of them with their own tool added:
-    lists shaped like an MCP server's, so that the NO_TOOL decision sees what a best-of-fifty cosine looks like for
-    a request the list does not serve."""
-    data = json.loads((SHARED / "training" / "metatool_requests.json").read_text(encoding="utf-8"))
+def unasked_pool() -> list[dict[str, Any]]:
+    """The tools of the real servers the natural set never asks about, as one list (57 tools)."""
     asked = {c["server"] for c in json.loads((ROOT / "tests" / "fixtures" / "natural" / "natural.dev.json")
                                               .read_text(encoding="utf-8"))["cases"]}  # fmt: skip
     pool: list[dict[str, Any]] = []
     for path in sorted((SHARED / "servers").glob("*.json")):
         if path.stem not in asked:
             pool += json.loads(path.read_text(encoding="utf-8"))["tools"]
+    return pool
+
+
+def ours_unasked() -> list[Episode]:
+    """Natural requests written in our own words (bench/data/natural_unasked_*.json) over the same list: requests
+    shaped like the deployment's, over servers apart from the natural dev and check sets."""
+    pool = unasked_pool()
+    out = []
+    for path in sorted((ROOT / "bench" / "data").glob("natural_unasked_*.json")):
+        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+            expected = case["expected"]
+            out.append(Episode("ours_unasked", case["intent"], pool, None if expected == "NO_TOOL" else expected))
+    return out
+
+
+def metatool_in_servers(count: int, seed: int) -> list[Episode]:
+    """MetaTool requests offered the tools of the real servers the natural set never asks about (their union, about
+    fifty tools of several domains, as long a list as a large server's), half of them with their own tool added:
+    lists shaped like an MCP server's, so that the NO_TOOL decision sees what a best-of-fifty cosine looks like for
+    a request the list does not serve."""
+    data = json.loads((SHARED / "training" / "metatool_requests.json").read_text(encoding="utf-8"))
+    pool = unasked_pool()
     tools = {n: {"name": n, "description": d} for n, d in data["tools"].items()}
     rng = random.Random(seed + 1)
     out = []
@@ -272,6 +290,11 @@ def main() -> None:
         "asks about, half with their own tool added (its own source and fold)",
     )
     parser.add_argument(
+        "--ours", action="store_true",
+        help="also the natural requests we wrote over the same servers (bench/data/natural_unasked_*.json), a source "
+        "and a fold of its own",
+    )
+    parser.add_argument(
         "--maxsim", action="store_true",
         help="the NO_TOOL decision also reads how well the best tool's tokens answer the request's (late interaction)",
     )
@@ -292,6 +315,8 @@ def main() -> None:
     episodes = [*metatool(args.metatool, args.seed), *found, *natural()]
     if args.in_servers:
         episodes += metatool_in_servers(args.in_servers, args.seed)
+    if args.ours:
+        episodes += ours_unasked()
     episodes = [e for e in episodes if len(e.tools) >= 1]
     pool = background_texts() if args.background else []
     if pool:
