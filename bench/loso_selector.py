@@ -89,7 +89,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261206)
     parser.add_argument(
         "--ours", action="store_true",
-        help="also the natural requests we wrote over the servers the natural set never asks about (its own source)",
+        help="also the natural requests we wrote (bench/data: over the servers the natural set never asks about, and "
+        "over tool sets we invented; two sources)",
     )
     parser.add_argument(
         "--all", action="store_true",
@@ -111,7 +112,7 @@ def main() -> None:
     episodes = [*dev_episodes(), *ts.metatool(args.metatool, args.seed),
                 *ts.metatool_in_servers(args.in_servers, args.seed)]  # fmt: skip
     if args.ours:
-        episodes += ts.ours_unasked()
+        episodes += [*ts.ours_unasked(), *ts.ours_invented()]
     floors: dict[str, float] = {}
     if args.background:
         pool = ts.background_texts()

@@ -87,6 +87,20 @@ def ours_unasked() -> list[Episode]:
     return out
 
 
+def ours_invented() -> list[Episode]:
+    """Natural requests written in our own words over tool sets we invented in the style of MCP servers
+    (bench/data/invented_*.json; each request offered its own file's tools)."""
+    out = []
+    for path in sorted((ROOT / "bench" / "data").glob("invented_*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for case in data["cases"]:
+            expected = case["expected"]
+            out.append(
+                Episode("ours_invented", case["intent"], data["tools"], None if expected == "NO_TOOL" else expected)
+            )
+    return out
+
+
 def metatool_in_servers(count: int, seed: int) -> list[Episode]:
     """MetaTool requests offered the tools of the real servers the natural set never asks about (their union, about
     fifty tools of several domains, as long a list as a large server's), half of them with their own tool added:
@@ -291,8 +305,8 @@ def main() -> None:
     )
     parser.add_argument(
         "--ours", action="store_true",
-        help="also the natural requests we wrote over the same servers (bench/data/natural_unasked_*.json), a source "
-        "and a fold of its own",
+        help="also the natural requests we wrote over those servers (bench/data/natural_unasked_*.json) and over tool "
+        "sets we invented (bench/data/invented_*.json), two sources and folds of their own",
     )
     parser.add_argument(
         "--maxsim", action="store_true",
@@ -316,7 +330,7 @@ def main() -> None:
     if args.in_servers:
         episodes += metatool_in_servers(args.in_servers, args.seed)
     if args.ours:
-        episodes += ours_unasked()
+        episodes += [*ours_unasked(), *ours_invented()]
     episodes = [e for e in episodes if len(e.tools) >= 1]
     pool = background_texts() if args.background else []
     if pool:
