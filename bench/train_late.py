@@ -52,6 +52,7 @@ def main() -> None:
     parser.add_argument("--metatool", type=int, default=3000)
     parser.add_argument("--in-servers", type=int, default=0)
     parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--ours", action="store_true", help="also train on the natural requests of bench/data")
     parser.add_argument("--seed", type=int, default=20261206)
     args = parser.parse_args()
     torch.manual_seed(args.seed)
@@ -59,7 +60,13 @@ def main() -> None:
     episodes = [e for e in [*ts.metatool(args.metatool, args.seed), *ts.labeled(), *ts.natural()] if e.tools]
     if args.in_servers:
         episodes += ts.metatool_in_servers(args.in_servers, args.seed)
-    train_sources = tc.TRAIN | ({"metatool_servers"} if args.in_servers else set())
+    if args.ours:
+        episodes += [*ts.ours_unasked(), *ts.ours_invented()]
+    train_sources = set(tc.TRAIN)
+    if args.in_servers:
+        train_sources.add("metatool_servers")
+    if args.ours:
+        train_sources |= {"ours_unasked", "ours_invented"}
     shared_similarity().prepare(list(dict.fromkeys([e.request for e in episodes] +
                                                    [tc.text(t) for e in episodes for t in e.tools])))
     pairs: list[tuple[str, str, float, tuple[str, bool]]] = []
