@@ -84,14 +84,7 @@ def searched(
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--metatool", type=int, default=2000)
-    parser.add_argument("--in-servers", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=20261206)
-    parser.add_argument(
-        "--ours", action="store_true",
-        help="also the natural requests we wrote (bench/data: over the servers the natural set never asks about, and "
-        "over tool sets we invented; two sources)",
-    )
+    ts.add_sources(parser, metatool=2000, in_servers=1000)
     parser.add_argument(
         "--all", action="store_true",
         help="instead of the folds, fit on every source and print each source's (in-sample) accuracy",
@@ -109,10 +102,7 @@ def main() -> None:
     )  # fmt: skip
     args = parser.parse_args()
     selector = synthetic_selector(None)
-    episodes = [*dev_episodes(), *ts.metatool(args.metatool, args.seed),
-                *ts.metatool_in_servers(args.in_servers, args.seed)]  # fmt: skip
-    if args.ours:
-        episodes += [*ts.ours_unasked(), *ts.ours_invented()]
+    episodes = [*dev_episodes(), *ts.metatool(args.metatool, args.seed), *ts.more_sources(args)]
     floors: dict[str, float] = {}
     if args.background:
         pool = ts.background_texts()

@@ -28,6 +28,7 @@ import json
 import random
 import time
 import zipfile
+from collections.abc import Callable
 
 import numpy as np
 import torch
@@ -132,6 +133,69 @@ def cosine_order(episode: ts.Episode) -> list[int]:
     return sorted(range(len(cos)), key=lambda i: (-cos[i], i))
 
 
+Pair = tuple[str, str, float, tuple[str, bool]]  # request, tool text, serves (1/0), (source, side)
+
+
+def training_pairs(episodes: list[ts.Episode], sources: set[str]) -> tuple[list[Pair], dict[tuple[str, bool], float]]:
+    """Each served request with its tool and the two tools the cosine ranks highest besides it; each unserved one
+    with the cosine's two best; and each (source, side)'s weight, so that all of them weigh the same."""
+    pairs: list[Pair] = []
+    for e in episodes:
+        if e.source not in sources:
+            continue
+        order = cosine_order(e)
+        names = [t["name"] for t in e.tools]
+        others = [i for i in order if names[i] != e.expected][:2]
+        if e.expected is not None:
+            pairs.append((e.request, text(e.tools[names.index(e.expected)]), 1.0, (e.source, True)))
+        pairs += [(e.request, text(e.tools[i]), 0.0, (e.source, False)) for i in others]
+    sizes: dict[tuple[str, bool], int] = {}
+    for *_, g in pairs:
+        sizes[g] = sizes.get(g, 0) + 1
+    print(f"training pairs: {len(pairs)} from {len({g[0] for g in sizes})} sources")
+    return pairs, {g: len(pairs) / (len(sizes) * n) for g, n in sizes.items()}
+
+
+def step(
+    optimiser: torch.optim.Optimizer, logits: torch.Tensor, chunk: list[Pair], weight: dict[tuple[str, bool], float]
+) -> float:
+    """One weighted binary cross-entropy step; the chunk's summed loss."""
+    ys = torch.tensor([y for _, _, y, _ in chunk])
+    ws = torch.tensor([weight[g] for *_, g in chunk])
+    loss = (nn.functional.binary_cross_entropy_with_logits(logits, ys, reduction="none") * ws).mean()
+    optimiser.zero_grad()
+    loss.backward()
+    optimiser.step()
+    return float(loss.detach()) * len(chunk)
+
+
+def measure(episodes: list[ts.Episode], read: Callable[[ts.Episode, list[int]], np.ndarray], label: str) -> None:
+    """Print, per held-out source, the cosine's top-1, the reader's top-1 among the cosine's five best tools, and
+    the accuracy when the reader's best is called at probability >= 0.5 (NO_TOOL otherwise), with both halves.
+    `read(episode, order)` gives the probability that each tool of `order` serves the request."""
+    print(f"{'held out':24} {'cases':>6} {'cos top1':>9} {label:>11} {'with NO_TOOL':>13} {'NO_TOOL':>8} {'tool':>6}")
+    for source in HELD:
+        test = [e for e in episodes if e.source == source]
+        cos_right = read_right = right_none = right_tool = nones = tools = 0
+        for e in test:
+            order = cosine_order(e)[:5]
+            p = read(e, order)
+            best = order[int(np.argmax(p))]
+            calls = float(p.max()) >= 0.5
+            names = [t["name"] for t in e.tools]
+            if e.expected is None:
+                nones += 1
+                right_none += not calls
+            else:
+                tools += 1
+                cos_right += names[order[0]] == e.expected
+                read_right += names[best] == e.expected
+                right_tool += calls and names[best] == e.expected
+        pct = lambda a, b: f"{100 * a / b:.1f}%" if b else "-"  # noqa: E731
+        print(f"{source:24} {len(test):>6} {pct(cos_right, tools):>9} {pct(read_right, tools):>11} "
+              f"{pct(right_none + right_tool, len(test)):>13} {pct(right_none, nones):>8} {pct(right_tool, tools):>6}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--metatool", type=int, default=3000)
@@ -144,21 +208,7 @@ def main() -> None:
     episodes = [e for e in [*ts.metatool(args.metatool, args.seed), *ts.labeled(), *ts.natural()] if e.tools]
     shared_similarity().prepare(list(dict.fromkeys([e.request for e in episodes] +
                                                    [text(t) for e in episodes for t in e.tools])))
-    pairs: list[tuple[str, str, float, tuple[str, bool]]] = []
-    for e in episodes:
-        if e.source not in TRAIN:
-            continue
-        order = cosine_order(e)
-        names = [t["name"] for t in e.tools]
-        others = [i for i in order if names[i] != e.expected][:2]
-        if e.expected is not None:
-            pairs.append((e.request, text(e.tools[names.index(e.expected)]), 1.0, (e.source, True)))
-        pairs += [(e.request, text(e.tools[i]), 0.0, (e.source, False)) for i in others]
-    sizes: dict[tuple[str, bool], int] = {}
-    for *_, g in pairs:
-        sizes[g] = sizes.get(g, 0) + 1
-    weight = {g: len(pairs) / (len(sizes) * n) for g, n in sizes.items()}
-    print(f"training pairs: {len(pairs)} from {len({g[0] for g in sizes})} sources")
+    pairs, weight = training_pairs(episodes, TRAIN)
     with zipfile.ZipFile(model_zip()) as zf:
         tokens = WordPiece(json.loads(zf.read("tokenizer.json"))["model"]["vocab"])
         model = Cross(read_safetensors(zf.read("model.safetensors")), args.train_layers)
@@ -173,42 +223,21 @@ def main() -> None:
         for start in range(0, len(pairs), 32):
             chunk = pairs[start : start + 32]
             logits = model(*batch(tokens, [(r, t) for r, t, _, _ in chunk]))
-            ys = torch.tensor([y for _, _, y, _ in chunk])
-            ws = torch.tensor([weight[g] for *_, g in chunk])
-            loss = (nn.functional.binary_cross_entropy_with_logits(logits, ys, reduction="none") * ws).mean()
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            total += float(loss.detach()) * len(chunk)
+            total += step(optimiser, logits, chunk, weight)
         print(f"epoch {epoch + 1}: loss {total / len(pairs):.4f}, {time.perf_counter() - started:.0f} s")
     model.eval()
-    print(f"{'held out':24} {'cases':>6} {'cos top1':>9} {'cross top1':>11} {'with NO_TOOL':>13} {'NO_TOOL':>8} "
-          f"{'tool':>6}")
     read_pairs, read_time = 0, 0.0
-    for source in HELD:
-        test = [e for e in episodes if e.source == source]
-        cos_right = cross_right = right_none = right_tool = nones = tools = 0
-        for e in test:
-            order = cosine_order(e)[:5]
-            began = time.perf_counter()
-            with torch.no_grad():
-                p = torch.sigmoid(model(*batch(tokens, [(e.request, text(e.tools[i])) for i in order]))).numpy()
-            read_time += time.perf_counter() - began
-            read_pairs += len(order)
-            best = order[int(np.argmax(p))]
-            calls = float(p.max()) >= 0.5
-            names = [t["name"] for t in e.tools]
-            if e.expected is None:
-                nones += 1
-                right_none += not calls
-            else:
-                tools += 1
-                cos_right += names[order[0]] == e.expected
-                cross_right += names[best] == e.expected
-                right_tool += calls and names[best] == e.expected
-        pct = lambda a, b: f"{100 * a / b:.1f}%" if b else "-"  # noqa: E731
-        print(f"{source:24} {len(test):>6} {pct(cos_right, tools):>9} {pct(cross_right, tools):>11} "
-              f"{pct(right_none + right_tool, len(test)):>13} {pct(right_none, nones):>8} {pct(right_tool, tools):>6}")
+
+    def read(e: ts.Episode, order: list[int]) -> np.ndarray:
+        nonlocal read_pairs, read_time
+        began = time.perf_counter()
+        with torch.no_grad():
+            p = torch.sigmoid(model(*batch(tokens, [(e.request, text(e.tools[i])) for i in order]))).numpy()
+        read_time += time.perf_counter() - began
+        read_pairs += len(order)
+        return p
+
+    measure(episodes, read, "cross top1")
     print(f"reading one pair: {1000 * read_time / read_pairs:.1f} ms (batches of 5, torch, 2 threads)")
 
 

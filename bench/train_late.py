@@ -49,19 +49,13 @@ class Late(nn.Module):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--metatool", type=int, default=3000)
-    parser.add_argument("--in-servers", type=int, default=0)
+    ts.add_sources(parser, metatool=3000, in_servers=0)
     parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--ours", action="store_true", help="also train on the natural requests of bench/data")
-    parser.add_argument("--seed", type=int, default=20261206)
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     episodes = [e for e in [*ts.metatool(args.metatool, args.seed), *ts.labeled(), *ts.natural()] if e.tools]
-    if args.in_servers:
-        episodes += ts.metatool_in_servers(args.in_servers, args.seed)
-    if args.ours:
-        episodes += [*ts.ours_unasked(), *ts.ours_invented()]
+    episodes += ts.more_sources(args)
     train_sources = set(tc.TRAIN)
     if args.in_servers:
         train_sources.add("metatool_servers")
@@ -69,20 +63,7 @@ def main() -> None:
         train_sources |= {"ours_unasked", "ours_invented"}
     shared_similarity().prepare(list(dict.fromkeys([e.request for e in episodes] +
                                                    [tc.text(t) for e in episodes for t in e.tools])))
-    pairs: list[tuple[str, str, float, tuple[str, bool]]] = []
-    for e in episodes:
-        if e.source not in train_sources:
-            continue
-        order = tc.cosine_order(e)
-        names = [t["name"] for t in e.tools]
-        if e.expected is not None:
-            pairs.append((e.request, tc.text(e.tools[names.index(e.expected)]), 1.0, (e.source, True)))
-        others = [i for i in order if names[i] != e.expected][:2]
-        pairs += [(e.request, tc.text(e.tools[i]), 0.0, (e.source, False)) for i in others]
-    sizes: dict[tuple[str, bool], int] = {}
-    for *_, g in pairs:
-        sizes[g] = sizes.get(g, 0) + 1
-    weight = {g: len(pairs) / (len(sizes) * n) for g, n in sizes.items()}
+    pairs, weight = tc.training_pairs(episodes, train_sources)
     states = ts.TokenStates()
     tensors: dict[str, torch.Tensor] = {}
 
@@ -91,7 +72,6 @@ def main() -> None:
             tensors[text] = torch.tensor(states.of(text), dtype=torch.float32)
         return tensors[text]
 
-    print(f"training pairs: {len(pairs)} from {len({g[0] for g in sizes})} sources")
     model = Late()
     optimiser = torch.optim.Adam(model.parameters(), lr=1e-3)
     for epoch in range(args.epochs):
@@ -100,37 +80,13 @@ def main() -> None:
         for start in range(0, len(pairs), 32):
             chunk = pairs[start : start + 32]
             logits = torch.stack([model(of(r), of(t)) for r, t, _, _ in chunk])
-            ys = torch.tensor([y for _, _, y, _ in chunk])
-            ws = torch.tensor([weight[g] for *_, g in chunk])
-            loss = (nn.functional.binary_cross_entropy_with_logits(logits, ys, reduction="none") * ws).mean()
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            total += float(loss.detach()) * len(chunk)
+            total += tc.step(optimiser, logits, chunk, weight)
         print(f"epoch {epoch + 1}: loss {total / len(pairs):.4f}")
-    print(f"{'held out':24} {'cases':>6} {'cos top1':>9} {'late top1':>10} {'with NO_TOOL':>13} {'NO_TOOL':>8} "
-          f"{'tool':>6}")
-    for source in tc.HELD:
-        test = [e for e in episodes if e.source == source]
-        cos_right = late_right = right_none = right_tool = nones = tools = 0
-        for e in test:
-            order = tc.cosine_order(e)[:5]
-            with torch.no_grad():
-                p = torch.sigmoid(torch.stack([model(of(e.request), of(tc.text(e.tools[i]))) for i in order]))
-            best = order[int(np.argmax(p.numpy()))]
-            calls = float(p.max()) >= 0.5
-            names = [t["name"] for t in e.tools]
-            if e.expected is None:
-                nones += 1
-                right_none += not calls
-            else:
-                tools += 1
-                cos_right += names[order[0]] == e.expected
-                late_right += names[best] == e.expected
-                right_tool += calls and names[best] == e.expected
-        pct = lambda a, b: f"{100 * a / b:.1f}%" if b else "-"  # noqa: E731
-        print(f"{source:24} {len(test):>6} {pct(cos_right, tools):>9} {pct(late_right, tools):>10} "
-              f"{pct(right_none + right_tool, len(test)):>13} {pct(right_none, nones):>8} {pct(right_tool, tools):>6}")
+    def read(e: ts.Episode, order: list[int]) -> np.ndarray:
+        with torch.no_grad():
+            return torch.sigmoid(torch.stack([model(of(e.request), of(tc.text(e.tools[i]))) for i in order])).numpy()
+
+    tc.measure(episodes, read, "late top1")
 
 
 if __name__ == "__main__":

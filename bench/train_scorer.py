@@ -196,6 +196,28 @@ def request_floor(request: str, pool: list[str], k: int = 10) -> float:
     return float(np.sort(cos)[-k:].mean())
 
 
+def add_sources(parser: argparse.ArgumentParser, *, metatool: int, in_servers: int) -> None:
+    """The options that say which sources an experiment reads beyond the labeled dev files and the natural set."""
+    parser.add_argument("--metatool", type=int, default=metatool, help="MetaTool requests in ten-tool lists")
+    parser.add_argument("--seed", type=int, default=20261206)
+    parser.add_argument(
+        "--in-servers", type=int, default=in_servers,
+        help="also this many MetaTool requests offered the union of the real servers' tools the natural set never "
+        "asks about, half with their own tool added (its own source and fold)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--ours", action="store_true",
+        help="also the natural requests we wrote over those servers (bench/data/natural_unasked_*.json) and over tool "
+        "sets we invented (bench/data/invented_*.json), two sources and folds of their own",
+    )  # fmt: skip
+
+
+def more_sources(args: argparse.Namespace) -> list[Episode]:
+    """The episodes of `--in-servers` and `--ours`."""
+    out = metatool_in_servers(args.in_servers, args.seed) if args.in_servers else []
+    return out + ([*ours_unasked(), *ours_invented()] if args.ours else [])
+
+
 def fit_ranker(data: list[tuple[np.ndarray, int]], steps: int = 400, l2: float = 1e-3) -> np.ndarray:
     """Weights of a softmax over each list's tools; `data` holds (features, index of the expected tool)."""
     w = np.zeros(len(FEATURES))
@@ -290,23 +312,12 @@ def fit_abstain(data: list[tuple[str, np.ndarray, bool]], steps: int = 3000) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--metatool", type=int, default=3000)
-    parser.add_argument("--seed", type=int, default=20261206)
+    add_sources(parser, metatool=3000, in_servers=0)
     parser.add_argument(
         "--drop-target",
         action="store_true",
         help="also offer each labeled tool case its list without its tool (expected NO_TOOL): near misses in the "
         "sources' own lists, for the NO_TOOL decision",
-    )
-    parser.add_argument(
-        "--in-servers", type=int, default=0,
-        help="also this many MetaTool requests offered the union of the real servers' tools the natural set never "
-        "asks about, half with their own tool added (its own source and fold)",
-    )
-    parser.add_argument(
-        "--ours", action="store_true",
-        help="also the natural requests we wrote over those servers (bench/data/natural_unasked_*.json) and over tool "
-        "sets we invented (bench/data/invented_*.json), two sources and folds of their own",
     )
     parser.add_argument(
         "--maxsim", action="store_true",
@@ -326,11 +337,7 @@ def main() -> None:
             for e in found
             if e.expected is not None and len(e.tools) > 2
         ]
-    episodes = [*metatool(args.metatool, args.seed), *found, *natural()]
-    if args.in_servers:
-        episodes += metatool_in_servers(args.in_servers, args.seed)
-    if args.ours:
-        episodes += [*ours_unasked(), *ours_invented()]
+    episodes = [*metatool(args.metatool, args.seed), *found, *natural(), *more_sources(args)]
     episodes = [e for e in episodes if len(e.tools) >= 1]
     pool = background_texts() if args.background else []
     if pool:
