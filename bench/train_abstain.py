@@ -78,7 +78,7 @@ def main() -> None:
         names = [t["name"] for t in e.tools]
         table.append((e, ts.features(e), names.index(e.expected) if e.expected in names else None))
     whole = {e.request for e in episodes} | {
-        f"{t['name']}: {(t.get('description') or '').strip()}" for e in episodes for t in e.tools
+        ts.tool_text(t) for e in episodes for t in e.tools
     }
     vec = vectors(sorted(whole))
     sources = sorted({e.source for e in episodes})
@@ -90,7 +90,7 @@ def main() -> None:
             top, scalars = ts.best_of(x, w)
             tool = e.tools[top]
             u = vec[e.request]
-            v = vec[f"{tool['name']}: {(tool.get('description') or '').strip()}"]
+            v = vec[ts.tool_text(tool)]
             rows.append(np.concatenate([u * v * 10, np.abs(u - v) * 10, scalars]))
             ys.append(1.0 if t is not None else 0.0)
             groups.append((e.source, t is not None))

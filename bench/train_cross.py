@@ -124,8 +124,7 @@ def batch(tokens: WordPiece, pairs: list[tuple[str, str]]) -> tuple[torch.Tensor
     return ids, seg, mask
 
 
-def text(tool: dict) -> str:
-    return f"{tool['name']}: {(tool.get('description') or '').strip()}"
+text = ts.tool_text
 
 
 def cosine_order(episode: ts.Episode) -> list[int]:

@@ -37,6 +37,7 @@ from app.semantic.similarity import shared_similarity
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "corpora"
+NATURAL_DEV = ROOT / "tests" / "fixtures" / "natural" / "natural.dev.json"
 FEATURES = ["cos_whole", "cos_description", "cos_name", "word_share", "name_share", "cos_rel", "word_rel"]
 
 
@@ -46,6 +47,11 @@ class Episode:
     request: str
     tools: list[dict[str, Any]]
     expected: str | None
+
+
+def tool_text(tool: dict[str, Any]) -> str:
+    """How the experiments read a tool as one text: "name: description"."""
+    return f"{tool['name']}: {(tool.get('description') or '').strip()}"
 
 
 def metatool(count: int, seed: int) -> list[Episode]:
@@ -66,8 +72,7 @@ def metatool(count: int, seed: int) -> list[Episode]:
 
 def unasked_pool() -> list[dict[str, Any]]:
     """The tools of the real servers the natural set never asks about, as one list (57 tools)."""
-    asked = {c["server"] for c in json.loads((ROOT / "tests" / "fixtures" / "natural" / "natural.dev.json")
-                                              .read_text(encoding="utf-8"))["cases"]}  # fmt: skip
+    asked = {c["server"] for c in json.loads(NATURAL_DEV.read_text(encoding="utf-8"))["cases"]}
     pool: list[dict[str, Any]] = []
     for path in sorted((SHARED / "servers").glob("*.json")):
         if path.stem not in asked:
@@ -102,9 +107,9 @@ def ours_invented() -> list[Episode]:
 
 
 def metatool_in_servers(count: int, seed: int) -> list[Episode]:
-    """MetaTool requests offered the tools of the real servers the natural set never asks about (their union, about
-    fifty tools of several domains, as long a list as a large server's), half of them with their own tool added:
-    lists shaped like an MCP server's, so that the NO_TOOL decision sees what a best-of-fifty cosine looks like for
+    """MetaTool requests offered the tools of the real servers the natural set never asks about (their union, 57
+    tools of several domains, as long a list as a large server's), half of them with their own tool added:
+    lists shaped like an MCP server's, so that the NO_TOOL decision sees what a best-of-57 cosine looks like for
     a request the list does not serve."""
     data = json.loads((SHARED / "training" / "metatool_requests.json").read_text(encoding="utf-8"))
     pool = unasked_pool()
@@ -132,7 +137,7 @@ def labeled() -> list[Episode]:
 
 
 def natural() -> list[Episode]:
-    data = json.loads((ROOT / "tests" / "fixtures" / "natural" / "natural.dev.json").read_text(encoding="utf-8"))
+    data = json.loads(NATURAL_DEV.read_text(encoding="utf-8"))
     servers: dict[str, list[dict[str, Any]]] = {}
     out = []
     for case in data["cases"]:
@@ -148,7 +153,7 @@ def features(episode: Episode) -> np.ndarray:
     sim = shared_similarity()
     names = [t["name"] for t in episode.tools]
     descriptions = [(t.get("description") or "").strip() for t in episode.tools]
-    whole = [f"{n}: {d}" for n, d in zip(names, descriptions, strict=True)]
+    whole = [tool_text(t) for t in episode.tools]
     named = [" ".join(split_identifier(n)) for n in names]
     rows = [
         sim.similarities(episode.request, whole),
@@ -284,7 +289,7 @@ def abstain_features(
         extra += [x[top, 0] - floor, x[top, 1] - floor, floor]
     if states is not None:
         tool = episode.tools[top]
-        extra += states.maxsim(episode.request, f"{tool['name']}: {(tool.get('description') or '').strip()}")
+        extra += states.maxsim(episode.request, tool_text(tool))
     return np.concatenate([f, extra])
 
 
