@@ -191,6 +191,26 @@ def test_rooms_import_only_what_their_rule_allows() -> None:
     assert not offenders, "\n".join(offenders)
 
 
+# The extractor's rooms by language, around its shared core (app/extract/*.py): a language reads the core and
+# the audit, never another language.
+EXTRACT_LANGUAGES = ("app.extract.go", "app.extract.python", "app.extract.typescript")
+
+
+def test_extract_languages_import_no_other_language() -> None:
+    modules = app_modules()
+    offenders = []
+    for name, path in modules.items():
+        own = next((lang for lang in EXTRACT_LANGUAGES if name.startswith(lang + ".")), None)
+        for imported in sorted(imports_of(path, modules)) if own else ():
+            other = next((lang for lang in EXTRACT_LANGUAGES if imported.startswith(lang) and lang != own), None)
+            if other:
+                offenders.append(f"{path.relative_to(ROOT)} ({own}) imports {imported} ({other})")
+    assert {lang for lang in EXTRACT_LANGUAGES if any(n.startswith(lang + ".") for n in modules)} == set(
+        EXTRACT_LANGUAGES
+    )
+    assert not offenders, "\n".join(offenders)
+
+
 def test_no_import_cycles_between_modules() -> None:
     found = cycles(app_modules())
     assert not found, "\n".join(" <-> ".join(c) for c in found)

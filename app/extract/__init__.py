@@ -42,12 +42,12 @@ from app.audit.characters import check_tool
 from app.audit.models import ToolSet
 from app.errors import DefinitionError
 from app.extract.common import FileResult, Language
-from app.extract.go_conversions import apply_conversions
-from app.extract.go_package import GoPackage, cached_package
+from app.extract.go.conversions import apply_conversions
+from app.extract.go.package import GoPackage, cached_package
 from app.extract.paths import TEST_GLOBS, apply_cross_file_mounts, fastmcp_major, matches, mounting_files, walk
-from app.extract.python_modules import PyModules
-from app.extract.python_mounts import apply_listing_transforms
-from app.extract.python_source import extract_python
+from app.extract.python.modules import PyModules
+from app.extract.python.mounts import apply_listing_transforms
+from app.extract.python.source import extract_python
 from app.extract.summary import (
     ExtractionSummary,
     nothing_read,
@@ -57,7 +57,7 @@ from app.extract.summary import (
     silent_files,
     summarize,
 )
-from app.extract.ts_modules import Modules
+from app.extract.typescript.modules import Modules
 
 __all__ = [
     "ExtractionSummary", "Language", "detect_language", "extract_file", "extract_paths", "extract_paths_summarized",
@@ -229,17 +229,17 @@ def _extract_one(
         return extract_python(text, file=display, modules=py_modules, fastmcp_major=major, opener=opener,
                               origin=path.resolve() if on_disk else None, tree=tree)
     if kind is Language.GO:
-        from app.extract.go_source import extract_go
+        from app.extract.go.source import extract_go
         from app.extract.paths import mcp_go_lists_empty_required
 
         empty_required = mcp_go_lists_empty_required(path) if path.exists() else True
-        from app.extract.go_calls import module_of
+        from app.extract.go.calls import module_of
 
         module = module_of(path.resolve().parent) if path.exists() else None
         return extract_go(text, file=display, empty_required=empty_required, package=context.package(path),
                           module=module, folder=path.resolve().parent if path.exists() else None)
     from app.extract.paths import zod_is_v4
-    from app.extract.ts_source import extract_ts
+    from app.extract.typescript.source import extract_ts
 
     zod4 = zod_is_v4(path) if path.exists() else None
     modules = context.modules.loader(path.resolve()) if path.exists() else None

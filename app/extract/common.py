@@ -65,7 +65,7 @@ class FileResult:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> "module.name"
     # Python: (server variable, function, the module's functions) a listing hook applies to every tool.
     listing_transforms: list[tuple[str, Any, dict[str, Any]]] = field(default_factory=list)
-    # Go: functions converting the module's own tool type into the SDK's (app/extract/go_conversions.py).
+    # Go: functions converting the module's own tool type into the SDK's (app/extract/go/conversions.py).
     conversions: list[tuple[str, Any]] = field(default_factory=list)  # (converted type, go_conversions.Conversion)
     # Lines that look like tool registration (app/extract/summary.py); left empty for files of another
     # framework (an agent library's `@agent.tool`), which are not MCP tools.

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from app.extract.common import FileResult, nearest
-from app.extract.python_mounts import apply_mounts
+from app.extract.python.mounts import apply_mounts
 
 # Folders never walked: dependencies, build output, VCS data.
 SKIPPED_DIRS = frozenset(

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from app.extract import extract_paths
-from app.extract.python_docstrings import DocStyle, compiled_docstring, doc_style
-from app.extract.python_project import strips_docstrings
+from app.extract.python.docstrings import DocStyle, compiled_docstring, doc_style
+from app.extract.python.project import strips_docstrings
 from tests.extract.py_sources import listed, messages, write_sources
 
 _write, _tool, _messages = write_sources, listed, messages

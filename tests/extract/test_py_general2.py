@@ -9,7 +9,7 @@ from pathlib import Path
 from mcp.types import Tool
 
 from app.extract import extract_paths
-from app.extract.python_project import python_at_least
+from app.extract.python.project import python_at_least
 from tests.extract.py_sources import listed, messages, write_sources
 
 _write, _tool, _messages = write_sources, listed, messages

@@ -1,0 +1,1 @@
+"""Reading MCP tool definitions from TypeScript and JavaScript source (the MCP SDK, FastMCP, zod), statically."""
