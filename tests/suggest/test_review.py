@@ -219,7 +219,9 @@ def test_a_failed_review_post_leaves_the_suggestions_in_the_comment(
 def test_suggestions_that_would_leak_a_secret_are_withheld(
     fake_github: FakeGitHub, private_key: tuple[str, str]
 ) -> None:
-    head_text = _head_text().replace('"Search the tickets."', '"Search the tickets with key SECRET123."', 1)
+    # A description whose suggestion the rerun accepts, carrying a secret that the suggestion quotes.
+    head_text = _head_text().replace('"Returns the SLA report."', '"Returns the SLA report with key SECRET123."', 1)
+    assert "SECRET123" in head_text
     head_sha = _open_pull(fake_github, head_text)
     report = _report(head_text)
     assert any("SECRET123" in (s.old or "") for s in report.accepted)
