@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from app.audit.models import Phrasing, Tool
+from app.audit.suite.articles import with_articles
 from app.audit.suite.reading import (
     OPERATION_WORDS,
     TOOL_CACHE,
@@ -212,7 +213,7 @@ def checked(text: str) -> str | None:
     text = re.sub(r"\s+([,.?!:])", r"\1", text)
     # "the specific user dana", "a given position": words of a description, not of a person asking.
     text = re.sub(r"\b(the|a|an|The|A|An) (?:specific|specified|given|particular) (?=\w)", r"\1 ", text)
-    text = re.sub(r"\b([Aa]) (?=[aeioAEIO]|un|up)", r"\1n ", text)
+    text = with_articles(text)
     text = re.sub(r"\ba (\d|#)", r"\1", text)
     if not text or _SLOT.search(text) or "  " in text:
         return None

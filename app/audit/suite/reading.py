@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from app.audit.models import Tool
+from app.audit.suite.articles import indefinite_article
 from app.audit.suite.kept_forms import kept
 from app.audit.text import split_identifier
 
@@ -289,7 +290,7 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
         rest = rest[lead_in + 2 :]
         while rest and rest[0].lower() in _DETERMINERS:  # "an existing issue": the new one is not existing yet
             rest = rest[1:]
-        rest = ["an" if rest and rest[0][:1].lower() in "aeio" else "a", *rest]
+        rest = [indefinite_article(rest[0]) if rest else "a", *rest]
     rest = _until_next_action(rest)
     if len(rest) > _MAX_OBJECT:
         # Cut a long object before its last preposition, never inside a noun phrase.
