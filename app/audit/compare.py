@@ -81,19 +81,16 @@ def compare(
             continue
         if not (b_ran and a_ran and case.scored) or b is None or a is None or b.passed == a.passed:
             continue
+        near = _near_tie(before, b, after, a)
         if case_id in unstable_ids:
             flaky.append(_delta(case, b, a, "unstable", "repeats disagreed; no gain or regression is claimed"))
         elif case_id in unconfirmed_ids:
             why = "not confirmed: the budget had no calls left for its re-runs; no gain or regression is claimed"
             flaky.append(_delta(case, b, a, "unstable", why))
         elif b.passed:
-            regressions.append(
-                _delta(case, b, a, "regression", a.why, borderline=_borderline(after, a), labels=labels, back=back)
-            )
+            regressions.append(_delta(case, b, a, "regression", a.why, borderline=near, labels=labels, back=back))
         else:
-            improvements.append(
-                _delta(case, b, a, "improvement", a.why, borderline=_borderline(after, a), labels=labels, back=back)
-            )
+            improvements.append(_delta(case, b, a, "improvement", a.why, borderline=near, labels=labels, back=back))
     before_keys = {finding_key(f) for f in before.findings}
     after_keys = {finding_key(f) for f in after.findings}
     introduced = [f for f in after.findings if finding_key(f) not in before_keys]
@@ -128,8 +125,14 @@ BORDERLINE = 0.55
 
 
 def _borderline(report: AuditReport, run: Run) -> bool:
-    """Whether the head's answer was decided by a hair; only the synthetic selector's confidence means this."""
+    """Whether an answer was decided by a hair; only the synthetic selector's confidence means this."""
     return report.mode == Mode.SYNTHETIC and run.confidence < BORDERLINE
+
+
+def _near_tie(before: AuditReport, b: Run, after: AuditReport, a: Run) -> bool:
+    """A flip that either side decided by a hair: a pass by a hair that becomes a firm failure says as little about
+    the change as a firm pass that becomes a failure by a hair."""
+    return _borderline(before, b) or _borderline(after, a)
 
 
 def _delta(

@@ -166,8 +166,8 @@ class CaseDelta(BaseModel):
     successor: str | None = None
     # The case's tool is new; base was asked for the tool(s) it replaced instead ("browser_tab_close").
     predecessor: str | None = None
-    # Synthetic mode: the head's answer was decided by a hair (its confidence under BORDERLINE, app/audit/compare.py),
-    # so a small change anywhere in the tool list can flip it; the change is still counted.
+    # Synthetic mode: the base's or the head's answer was decided by a hair (its confidence under BORDERLINE,
+    # app/audit/compare.py), so a small change anywhere in the tool list can flip it; the change is still counted.
     borderline: bool = False
 
 

@@ -143,3 +143,26 @@ def test_a_change_decided_by_a_hair_is_marked_a_near_tie() -> None:
     live = ScriptedSelector(answer(0.51))
     live._info = live.info.model_copy(update={"mode": Mode.LIVE_MODEL})
     assert not any(d.borderline for d in pair(live).regressions)
+
+
+def test_a_pass_by_a_hair_that_becomes_a_firm_failure_is_a_near_tie() -> None:
+    """The base's answer counts too: a right answer at 0.51 that the head answers wrong at 0.9 is a near tie, and
+    so is the other way round; firm on both sides is not."""
+
+    def answer(base: float, head_confidence: float):
+        def pick(names: list[str], intent: str, fresh: bool) -> Selection:
+            head = "new_tool" in names
+            confidence = head_confidence if head else base
+            if "email" in intent:
+                return Selection(tool="read_file" if head else "send_email", confidence=confidence)
+            if "file" in intent:
+                return Selection(tool="read_file" if head else "NO_TOOL", confidence=confidence)
+            return Selection(tool="NO_TOOL", confidence=0.9)
+
+        return pick
+
+    thin_base = pair(ScriptedSelector(answer(0.51, 0.9)))
+    assert [(d.case_id, d.borderline) for d in thin_base.regressions] == [("c2", True)]
+    assert [(d.case_id, d.borderline) for d in thin_base.improvements] == [("c1", True)]
+    firm = pair(ScriptedSelector(answer(0.9, 0.9)))
+    assert [d.borderline for d in [*firm.regressions, *firm.improvements]] == [False, False]
