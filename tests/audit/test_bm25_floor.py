@@ -62,8 +62,9 @@ def test_committed_profile_stays_above_the_floor_on_every_dev_file() -> None:
     assert below == {}, below
     assert overall.below_floor() == []  # overall, NO_TOOL half and tool half
     by_name = {r.file: r.selector for r in rows}
-    # The goal for single-tool requests, measured 86.0% (bench/RESULTS.md).
-    assert (by_name["bfcl_live_simple.dev.json"].accuracy or 0) >= 0.85
+    # Single-tool requests: measured 84.6% (bench/RESULTS.md). An earlier goal of 85% was met in-sample only (86.0%
+    # with 85 synonym groups written on the dev files, deleted since because they added nothing elsewhere).
+    assert (by_name["bfcl_live_simple.dev.json"].accuracy or 0) >= 0.84
 
 
 @pytest.mark.corpus
@@ -73,5 +74,5 @@ def test_synthetic_beats_the_floor_on_the_natural_set() -> None:
     rows, overall, _, _ = beside_floor(synthetic_selector(), [NATURAL])
     assert rows[0].selector.cases == 140
     assert overall.below_floor() == []
-    # Measured 43.6% (NO_TOOL 67.9%, tool 37.5%) against 31.4% for the floor.
-    assert (overall.selector.accuracy or 0) >= 0.42
+    # Measured 41.4% (NO_TOOL 60.7%, tool 36.6%) against 31.4% for the floor (bench/RESULTS.md).
+    assert (overall.selector.accuracy or 0) >= 0.40
