@@ -91,7 +91,7 @@ def test_what_sets_a_tool_apart_from_its_closest_rival_when_nothing_sets_it_apar
 
 
 def test_the_things_a_name_says_are_asked_for_as_the_description_writes_them() -> None:
-    """'logs' names a thing although lemminflect reads it only as a verb (phrasings.yml `nouns`), and the name's
+    """'logs' names a thing although lemminflect reads it only as a verb (lexicon.yml `nouns`), and the name's
     words take the description's casing of names: 'the Tekton PipelineRun build-and-deploy logs'."""
     named = {"name": {"type": "string", "description": "Name of the PipelineRun"}}
     schema = {"type": "object", "properties": named}
@@ -106,7 +106,7 @@ def test_the_things_a_name_says_are_asked_for_as_the_description_writes_them() -
 
 def test_a_name_verb_in_the_lexicon_asks_for_the_tool_by_its_own_action() -> None:
     """git_reset says 'Unstages all staged changes'; its requests read as git_diff_unstaged's ('unstage'). 'reset'
-    is an update verb (phrasings.yml), so the name's own verb asks for it: 'Reset the staged changes ...'."""
+    is an update verb (lexicon.yml), so the name's own verb asks for it: 'Reset the staged changes ...'."""
     repo = {"repo_path": {"type": "string", "description": "Path to Git repository"}}
     reset = Tool(name="git_reset", description="Unstages all staged changes", inputSchema={"properties": repo})
     unstaged = Tool(

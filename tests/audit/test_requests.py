@@ -540,7 +540,7 @@ def test_settings_read_as_a_person_says_them() -> None:
 
 def test_only_a_thing_that_holds_something_is_wondered_about() -> None:
     """'I'm not sure what is in the logs' reads as a person's; '... what is in the sum of two numbers' or '... in the
-    event' does not, so that frame is kept for heads that hold something (phrasings.yml `containers`)."""
+    event' does not, so that frame is kept for heads that hold something (lexicon.yml `containers`)."""
     total = tool("get_sum", "Return the sum of two numbers.", a={"type": "number"}, b={"type": "number"})
     logs = tool("pod_logs", "Get the logs of a Kubernetes Pod.", pod={"type": "string", "description": "Pod name"})
     sums = [p.text for p in phrasings(total)]

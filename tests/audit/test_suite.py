@@ -243,7 +243,7 @@ def test_a_name_word_the_request_writes_as_two_words_is_said() -> None:
 
 
 def test_a_request_for_the_number_of_things_fills_a_count_tools_name() -> None:
-    """'the number of documents' says what `count` does (phrasings.yml `slot_words`), so a rival whose name has
+    """'the number of documents' says what `count` does (lexicon.yml `slot_words`), so a rival whose name has
     the request's other word ('collection') does not win."""
     tools = toolset(
         tool("count", "Gets the number of documents in a MongoDB collection.", collection={"type": "string"}),

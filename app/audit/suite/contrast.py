@@ -22,14 +22,13 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from app.audit.models import Phrasing, Tool
+from app.audit.suite.lexicon import WORDS
 from app.audit.suite.phrasing import Phrased, checked, is_thing, listing, lists, operation_reading, with_values
 from app.audit.suite.reading import (
-    OPERATION_WORDS,
     TOOL_CACHE,
     Reading,
     base_verb,
     lemmas,
-    lexicon,
     read_tool,
     verb_classes,
 )
@@ -38,12 +37,6 @@ from app.audit.text import content_stems, split_identifier
 
 # Distinct parameters mentioned in one request at most: beyond two the request reads as a form.
 MAX_PARAMS = 2
-# Words that can't stand before a noun as its modifier ("the by changes").
-_NOT_MODIFIERS = frozenset("by in for from of to on with at as into and or all any get set is are".split())
-# Name verbs a person writes as two words.
-_SPOKEN_VERBS = {"checkout": "check out", "lookup": "look up", "signin": "sign in", "login": "log in"}
-_DETERMINERS = frozenset("a an the one single specific specified given particular existing all any".split())
-_ID_WORDS = frozenset("id ids key name number num".split())
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z -]{0,20}")
 
 
@@ -93,7 +86,7 @@ def _by_name_word(
         for w in split_identifier(tool.name)
         if w.isalpha()
         and len(w) > 2
-        and w not in prefixes | _NOT_MODIFIERS
+        and w not in prefixes | WORDS.not_modifiers
         and w.endswith("ed")
         and not (w in verb_classes() and base_verb(w))
         and not _stems(w) & (rival_names | said)
@@ -145,7 +138,7 @@ def _by_name_verb(tool: Tool, reading: Reading, values: list[Value]) -> list[str
     if at < 0:
         return []
     obj = f"the {reading.object[at:]}"
-    spoken = _SPOKEN_VERBS.get(verbs[0], verbs[0])
+    spoken = WORDS.spoken_verbs.get(verbs[0], verbs[0])
     if spoken == "count":
         obj = re.sub(r"^the (?:number|count|total) of ", "the ", obj)  # "Count the documents", not "the number of"
     return [f"{spoken} {with_values(obj, reading.head, values, one=not listing(verbs[0]))}"]
@@ -163,7 +156,7 @@ def _names_things(words: list[str]) -> bool:
     known = lemmas(words[-1])
     if not known:
         return words[-1].endswith("s")  # 'stats', 'orgs'; not 'geocode' or 'freebusy'
-    noun = "NOUN" in known or words[-1] in lexicon().get("nouns", [])
+    noun = "NOUN" in known or words[-1] in WORDS.nouns
     return noun and (len(words) > 1 or "VERB" not in known)
 
 
@@ -204,7 +197,7 @@ def _distinct_values(tool: Tool, rivals: Sequence[Tool], variant: int) -> tuple[
     given = param_values(tool, variant=variant)
     for param in order:
         spec = tool.properties[param]
-        if not isinstance(spec, dict) or OPERATION_WORDS & set(split_identifier(param)):
+        if not isinstance(spec, dict) or WORDS.operation_words & set(split_identifier(param)):
             continue  # which operation to run is the request's verb ('Create a label'), not 'with method create'
         value = given[param]
         if value is None and spec.get("type") in ("number", "integer"):
@@ -222,7 +215,7 @@ def _starts_with_head(reading: Reading) -> bool:
     """'the issues from a queue' starts with its head 'issues'; 'the number of documents' does not (the
     head alone, 'documents', would ask for another action)."""
     words = reading.object.split()
-    while words and words[0].lower() in _DETERMINERS:
+    while words and words[0].lower() in WORDS.determiners:
         words = words[1:]
     # 'how annotations can be' is no thing to say 'the ...' of.
     return is_thing(reading.head) and " ".join(words).lower().startswith(reading.head.lower())
@@ -247,7 +240,7 @@ def _said(value: Value) -> str:
     """A parameter named in its own words with its value: 'latitude 38.72', 'team slug M-1042', 'since
     2026-02-01'; the words are what tells the tool apart, the value shows they are being filled in."""
     words = split_identifier(value.param)
-    kept = [w for w in words if w not in _ID_WORDS and w.isalpha()] or words
+    kept = [w for w in words if w not in WORDS.id_words and w.isalpha()] or words
     if value.noun and set(kept) < set(value.noun.split()):
         kept = value.noun.split()  # 'pull_number' -> 'pull request'; 'inward_issue_key' stays 'inward issue'
     text = f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text

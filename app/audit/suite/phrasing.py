@@ -4,10 +4,10 @@
   explicit request is built from the tool's name words ("Get dependabot alert #142 in acme/webshop.").
 - task: the user's goal in other words, from a frame of the verb's class ("Can you pull up the ticket T-1042?").
 - indirect: the situation, not the action ("The ticket T-1042 is no longer needed.").
-Frames and verb classes are data (phrasings.yml), with the verbs a class's frames fit and the prepositions
-some verbs take. A frame is used only when the object ends on a word naming a thing (`is_thing`). Every
-request passes `checked`: a sentence with a capital letter, an end mark, no unfilled slot and no repeated
-word; anything else is dropped, never shown.
+Frames are data (phrasings.yml); verb classes, the verbs a class's frames fit, the prepositions some verbs take
+and every other word list are in the lexicon (lexicon.yml, read as `WORDS`). A frame is used only when the
+object ends on a word naming a thing (`is_thing`). Every request passes `checked`: a sentence with a capital
+letter, an end mark, no unfilled slot and no repeated word; anything else is dropped, never shown.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from functools import cache, lru_cache
 
 from app.audit.models import Phrasing, Tool
 from app.audit.suite.articles import with_articles
+from app.audit.suite.lexicon import WORDS
 from app.audit.suite.reading import (
-    OPERATION_WORDS,
     TOOL_CACHE,
     Reading,
+    frame_data,
     inflections,
     lemmas,
-    lexicon,
     operation_members,
     plural,
     read_tool,
@@ -38,31 +38,16 @@ from app.audit.suite.reading import (
 from app.audit.suite.values import ToolText, Value, tool_text, tool_values
 from app.audit.text import split_identifier
 
-_NOUN_SYNONYMS = {
-    "repository": ("repository", "repo"),
-    "project": ("project", "repository"),  # a GitLab project is its repository
-    "file": ("file", "path"),
-    "directory": ("directory", "folder", "path"),
-    "time zone": ("time zone", "timezone"),
-}
-# Where a value of a pair goes: "from America/New_York", "to Asia/Tokyo" (a parameter's first word says which).
-_FROM_WORDS = frozenset("source src from origin".split())
-_TO_WORDS = frozenset("target to destination dest".split())
 _DETERMINER = (
     r"(?:(?:a|an|the|its|their|one|single|specific|specified|given|particular|existing|another|different)\s+){0,2}"
 )
 # A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
 _MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|a|an|and|or|whether|if|that|which)\b)(?![#/'’])"
-_PREPOSITION_WORDS = frozenset("in for from of to on by with at as into within across about after".split())
 # Words after a noun that do not make it a modifier of the next: 'the user is a member of' names the user.
-_NOT_NOUNS = _PREPOSITION_WORDS | {"and", "or", "is", "are", "was", "were", "has", "have"}
+_NOT_NOUNS = WORDS.phrase_prepositions | {"and", "or", "is", "are", "was", "were", "has", "have"}
 _SLOT = re.compile(r"\{(\w+)\}")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _MAX_WORDS = 30
-# Verb classes whose plural object is a plural: "List commits" starting at one commit still lists commits.
-_LISTING = frozenset({"list", "search"})
-# Verbs that take their thing somewhere: a lone target reads "to OTHERPROJ", not "in OTHERPROJ".
-_MOVING = frozenset("move copy transfer migrate relocate".split())
 # A first name word shared by this share of a server's tools is the server's prefix.
 PREFIX_SHARE = 0.3
 
@@ -123,8 +108,8 @@ def operation_reading(
     """A tool that runs one of several operations on a thing ('Perform write operations on repository labels',
     `method: create | update | delete`) read as one of them, the one `variant` picks, as a person asks for it:
     'Create a label named needs-triage'. Other tools keep their reading."""
-    aspects = set(lexicon().get("aspects", []))
-    vague = set(lexicon().get("vague", []))
+    aspects = WORDS.aspects
+    vague = WORDS.vague
     name = [w for w in split_identifier(tool.name) if w.isalpha() and w.lower() not in prefixes]
     lowered = {w.lower() for w in name}
     if not (reading.verb.split()[-1] in vague or vague & lowered or aspects & set(reading.head.lower().split())):
@@ -142,19 +127,16 @@ def operation_reading(
     return Reading(verb=verb, verb_class=kind, object=f"{'a' if kind == 'create' else 'the'} {thing}", head=thing)
 
 
-# Classes of the verbs an operation parameter's members are read as (not "watch", "select": no thing is made,
-# read, changed, removed or run).
-_OPERATION_CLASSES = frozenset({"create", "update", "delete", "run", "list", "read"})
 
 
 def _operations(tool: Tool) -> list[tuple[str, list[str]]]:
     """(verb, the words after it) of each member of the tool's operation parameter (`method`, `action`) that
     opens with a verb: 'create' -> ('create', []), 'rerun_failed_jobs' -> ('rerun', ['failed', 'jobs'])."""
-    particles = lexicon().get("particles", {})
+    particles = WORDS.particles
     out = []
     for member in operation_members(tool):
         words = [w.lower() for w in split_identifier(member)]
-        if not words or verb_classes().get(words[0]) not in _OPERATION_CLASSES or words[0] in particles:
+        if not words or verb_classes().get(words[0]) not in WORDS.operation_classes or words[0] in particles:
             continue
         known = lemmas(words[0])
         if known and "VERB" not in known:
@@ -229,7 +211,7 @@ def checked(text: str) -> str | None:
 @cache
 def _trims() -> tuple[tuple[re.Pattern[str], str], ...]:
     """Description wording a person would not say, with what to say instead (phrasings.yml `trims`)."""
-    return tuple((re.compile(pattern), replacement) for pattern, replacement in lexicon().get("trims", []))
+    return tuple((re.compile(pattern), replacement) for pattern, replacement in frame_data().get("trims", []))
 
 
 def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozenset[str]) -> list[Phrased]:
@@ -245,12 +227,12 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     name_words = [
         w
         for w in split_identifier(tool.name)
-        if w.isalpha() and (len(w) > 2 or w in _PREPOSITION_WORDS) and w not in prefixes | {"and"}
+        if w.isalpha() and (len(w) > 2 or w in WORDS.phrase_prepositions) and w not in prefixes | {"and"}
     ]
     # "pull request" names a thing, not the action "pull".
     verbs = [i for i, w in enumerate(name_words) if w in verb_classes() and not _names_a_thing(name_words, i)]
     last, vague = (verbs[-1], verbs[0]) if verbs else (-1, -1)
-    if name_words[last:] in (["read"], ["write"]) and name_words[vague] in lexicon().get("vague", []):
+    if name_words[last:] in (["read"], ["write"]) and name_words[vague] in WORDS.vague:
         verbs = [last]  # "manage_istio_config_read": the name's last word says what is done, not "manage"
     else:
         vague = -1
@@ -261,7 +243,7 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     rest = [w for i, w in enumerate(name_words) if i not in leading and i != vague]
     # "wait for" alone names nothing, nor "annotated" (of get-annotated-message, 'message' read as the verb).
     # "update_many" names no thing ("Update many in orders"): the name's last word must.
-    if verb and rest and is_thing(rest[-1]) and any(w not in _PREPOSITION_WORDS and _can_name(w) for w in rest):
+    if verb and rest and is_thing(rest[-1]) and any(w not in WORDS.phrase_prepositions and _can_name(w) for w in rest):
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         words = " ".join(rest)
         one = not listing(verb)
@@ -276,11 +258,12 @@ def _owned(words: str, values: list[Value], verb: str) -> tuple[str, str, list[V
     to say). Not when two values are of that thing ('issue link' of PROJ-123 and PROJ-456)."""
     for value in values:
         kept = _after_noun(words, value.noun) if value.noun and value.role in ("ref", "scope") else ""
-        if not kept or kept.split()[0] in _PREPOSITION_WORDS or not is_thing(kept.split()[-1]) or kept == "details":
+        first, last = (kept.split()[0], kept.split()[-1]) if kept else ("", "")
+        if not kept or first in WORDS.phrase_prepositions or not is_thing(last) or kept == "details":
             continue  # "the details of the notification" is the notification itself
         if any(v is not value and v.noun.split()[-1:] == value.noun.split()[-1:] for v in values):
             break
-        joins = "to" if verb in _ADDING else "of"
+        joins = "to" if verb in WORDS.adding else "of"
         said = f"the {kept} {joins} the {value.noun} {_spoken(value)}"
         return said, kept, [v for v in values if v is not value]
     return words, words, values
@@ -310,7 +293,8 @@ def _placed(obj: str, values: list[Value], *, one: bool = False, later: bool = F
     for value in values:
         if value in done:
             continue
-        nouns = _NOUN_SYNONYMS.get(value.noun, (value.noun,)) if value.noun and value.role in ("ref", "scope") else ()
+        named = value.noun and value.role in ("ref", "scope")
+        nouns = WORDS.noun_synonyms.get(value.noun, (value.noun,)) if named else ()
         if one and value.role == "ref" and value.noun and re.sub(r"^the ", "", obj.lower()) == plural(value.noun):
             nouns = (*nouns, plural(value.noun))
         for noun in nouns:
@@ -322,7 +306,9 @@ def _placed(obj: str, values: list[Value], *, one: bool = False, later: bool = F
             if match is None:
                 continue
             before = obj[: match.start()].split()
-            starts_phrase = match.start(1) > match.start() or not before or before[-1].lower() in _PREPOSITION_WORDS
+            starts_phrase = (
+                match.start(1) > match.start() or not before or before[-1].lower() in WORDS.phrase_prepositions
+            )
             thing = value.noun if match.group(2).lower() == plural(value.noun).lower() != value.noun else match.group(2)
             said = f"{'the ' if starts_phrase else ''}{match.group(1)}{thing} {_spoken(value)}"
             obj = obj[: match.start()] + said + obj[match.end() :]
@@ -433,8 +419,8 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
     obj, placed = _quoted_at_head(obj, head, values, placed)
     tail: list[str] = []
     places: set[int] = set()
-    adds = bool(verb) and verb.split()[-1].lower() in _ADDING
-    takes = bool(verb) and verb.split()[-1].lower() in _TAKING
+    adds = bool(verb) and verb.split()[-1].lower() in WORDS.adding
+    takes = bool(verb) and verb.split()[-1].lower() in WORDS.taking
     for value in values:
         if value in placed:
             continue
@@ -457,7 +443,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             tail.append(mention)
             if value.role == "scope":
                 places.add(len(tail) - 1)
-    moved = verb.split()[-1].lower() in _MOVING if verb else False
+    moved = verb.split()[-1].lower() in WORDS.moving if verb else False
     said = _joined(_paired(tail, places, moved=moved and " to " not in f" {obj} "))[:2]
     # Two things the request is for are said once: "for the service desk 4 and the request type 23".
     for i, mention in enumerate(said):
@@ -540,7 +526,7 @@ def _after_named_word(obj: str, thing: str, name: str) -> str:
     if at is None or at == len(words) - 1:
         return f"{obj} named {name}"
     following = words[at + 1].lower()
-    joins = following in _PREPOSITION_WORDS | {"and", "or"}
+    joins = following in WORDS.phrase_prepositions | {"and", "or"}
     if words[at].endswith("'s"):
         words[at] = f"{bare[at]} {name}'s"
     elif singular(bare[at]) != bare[at] and not joins:
@@ -575,7 +561,7 @@ def _mention(value: Value, verb: str = "", head: str = "") -> str | None:
     thing it acts on ("Add a comment ... on the file ...")."""
     if value.role == "scope":
         first = value.side or split_identifier(value.param)[0].lower()
-        preposition = "from" if first in _FROM_WORDS else "to" if first in _TO_WORDS else "in"
+        preposition = "from" if first in WORDS.from_words else "to" if first in WORDS.to_words else "in"
         return f"{preposition} {_spoken(value)}"
     if value.noun == "time":
         return f"at {value.text}"
@@ -605,7 +591,7 @@ def _mention(value: Value, verb: str = "", head: str = "") -> str | None:
         # target one; other refs say what the request is for.
         first = value.side or split_identifier(value.param)[0].lower()
         if value.noun == "branch":
-            preposition = "from" if first in _FROM_WORDS else "into" if first in _TO_WORDS else "on"
+            preposition = "from" if first in WORDS.from_words else "into" if first in WORDS.to_words else "on"
         else:
             preposition = "for"
         return f"{preposition} the {value.noun} {_spoken(value)}"
@@ -615,7 +601,7 @@ def _mention(value: Value, verb: str = "", head: str = "") -> str | None:
     # A camel-case member ("externalOnly") is a program's word, not a person's.
     spoken = re.fullmatch(r"[A-Za-z][A-Za-z -]{0,20}", value.text) and not _CAMEL.search(value.text)
     # "with action create", "with method get": which operation to run is the request's verb, not a setting.
-    operation = OPERATION_WORDS & set(split_identifier(value.param))
+    operation = WORDS.operation_words & set(split_identifier(value.param))
     if value.source == "enum" and spoken and not operation:
         # "sortBy: name" is said "sorted by name", not "with sort by name".
         if value.noun.split()[:1] in (["sort"], ["order"]) and value.noun.split()[-1] == "by":
@@ -625,23 +611,23 @@ def _mention(value: Value, verb: str = "", head: str = "") -> str | None:
 
 
 def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]:
-    frames = lexicon()[family]
+    frames = frame_data()[family]
     slots = _slots(reading, values)
     phrasing = Phrasing.TASK if family == "task" else Phrasing.INDIRECT
     out = []
     verb = reading.verb.split()[-1]
-    fits = lexicon().get("fits", {}).get(reading.verb_class)
+    fits = WORDS.fits.get(reading.verb_class)
     last = reading.head.split()[-1].lower() if reading.head.split() else ""
-    code = reading.verb_class == "run" and last in lexicon().get("code", [])
+    code = reading.verb_class == "run" and last in WORDS.code
     own_fits = (fits is None or verb in fits) and reading.verb_class != "other" and not code
     own = frames.get(reading.verb_class, []) if own_fits else []
     # "Would you mark the pull request?": a verb that needs more than its object says nothing alone.
-    other = [] if verb in lexicon().get("complement", []) else frames.get("other", [])
+    other = [] if verb in WORDS.complement else frames.get("other", [])
     # "Can we get the query run?": code is asked to be run, not to have been run.
-    vague = verb in lexicon().get("vague", []) or code
-    passive = reading.verb_class not in lexicon().get("no_passive", []) and not vague
-    measure = last in lexicon().get("measures", [])
-    containers = lexicon().get("containers", [])
+    vague = verb in WORDS.vague or code
+    passive = reading.verb_class not in WORDS.no_passive and not vague
+    measure = last in WORDS.measures
+    containers = WORDS.containers
     for frame in [*own, *other]:
         if measure and "{objs}" in frame:
             continue
@@ -660,12 +646,12 @@ def _framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]
 
 def listing(verb: str) -> bool:
     """Whether a verb lists or searches: its plural object stays plural when a value narrows it."""
-    return verb_classes().get(verb) in _LISTING
+    return verb_classes().get(verb) in WORDS.listing
 
 
 def lists(reading: Reading) -> bool:
     """A listing ("List commits", "Get list of commits"): its plural object stays plural when a value narrows it."""
-    return reading.verb_class in _LISTING or bool(re.match(r"(?:an? |the )?list of ", reading.object.lower()))
+    return reading.verb_class in WORDS.listing or bool(re.match(r"(?:an? |the )?list of ", reading.object.lower()))
 
 
 def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
@@ -708,12 +694,12 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         obj = f"{phrase} {said}"
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
         # What is added goes to the thing ("add the comment to issue #142"); what is read belongs to it.
-        joins = reading.verb.split()[-1] in _ADDING and not _says("to", phrase)
+        joins = reading.verb.split()[-1] in WORDS.adding and not _says("to", phrase)
         # Work is done on a branch, not of it: "the file config/settings.yaml on the branch main".
         on_branch = _mention(ref, reading.verb, head) if ref.noun == "branch" else None
         obj = f"{phrase} {on_branch or ('to' if joins else 'of') + f' the {ref.noun} {_spoken(ref)}'}"
     statement = next((v for v in values if v.role == "statement"), None)
-    code = head.split()[-1].lower() in lexicon().get("code", []) if head else False
+    code = head.split()[-1].lower() in WORDS.code if head else False
     if statement is not None and code and f"the {head}" in obj:
         # A query tool's request gives the query: 'Kick off the SQL query "SELECT ..."', not a bare 'the SQL query'.
         obj = obj.replace(f"the {head}", f'the {head} "{statement.text}"', 1)
@@ -743,9 +729,6 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     }
 
 
-_ADDING = frozenset("add attach post upload link assign".split())
-_TAKING = frozenset("remove detach unlink unassign".split())  # what these take away comes from a thing
-_FROM_FILE = frozenset("upload attach import".split())  # what these add comes from a file
 
 
 def _file_said(value: Value, verb: str, head: str) -> str | None:
@@ -753,7 +736,7 @@ def _file_said(value: Value, verb: str, head: str) -> str | None:
     from the file ...'), a comment is made on it; None for other values and actions."""
     if value.noun != "file":
         return None
-    if verb.split()[-1:] and verb.split()[-1] in _FROM_FILE:
+    if verb.split()[-1:] and verb.split()[-1] in WORDS.from_file:
         return f"from the file {_spoken(value)}"
     if head.lower().split()[-1:] == ["comment"]:
         return f"on the file {_spoken(value)}"
@@ -790,23 +773,18 @@ def _split_complement(obj: str) -> tuple[str, str]:
 def _participle(verb: str) -> str | None:
     """'merge' -> 'merged', 'take' -> 'taken'; None for a verb said with a preposition ('navigate to') or of
     several words, which would leave the preposition dangling ("still needs to be navigated to")."""
-    if " " in verb.strip() or verb in lexicon().get("particles", {}):
+    if " " in verb.strip() or verb in WORDS.particles:
         return None
     forms = inflections(verb, "VBN")
     return forms[0] if forms else None
 
 
 def _with_particle(verb: str) -> str:
-    """'navigate' -> 'navigate to': a verb that takes its object through a preposition (phrasings.yml)."""
-    particle = lexicon().get("particles", {}).get(verb.split()[-1])
+    """'navigate' -> 'navigate to': a verb that takes its object through a preposition (lexicon.yml `particles`)."""
+    particle = WORDS.particles.get(verb.split()[-1])
     return f"{verb} {particle}" if particle else verb
 
 
-# Words that close a phrase without naming a thing ("fill the out", "the how annotations can be").
-_NOT_THINGS = frozenset(
-    "out up down off back so how be can it this that them there whether if what which who".split()
-    + "many multiple all several some each".split()
-)
 
 
 @cache
@@ -819,7 +797,7 @@ def is_thing(head: str) -> bool:
         return False
     last = words[-1].lower()
     known = lemmas(last)
-    if last in _NOT_THINGS:
+    if last in WORDS.not_things:
         return False
     if "NOUN" in known or last.endswith("ing"):
         return True

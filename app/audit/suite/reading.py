@@ -21,6 +21,7 @@ import yaml
 from app.audit.models import Tool
 from app.audit.suite.articles import indefinite_article
 from app.audit.suite.kept_forms import kept
+from app.audit.suite.lexicon import WORDS
 from app.audit.text import split_identifier
 
 PHRASINGS_FILE = Path(__file__).with_name("phrasings.yml")
@@ -38,27 +39,16 @@ _CLAUSE_END = re.compile(
     r"using|via|based on|so that|including|by \w+ing|with (?:optional|support))\b)",
     re.IGNORECASE,
 )
-_COPULAS = frozenset({"is", "are", "was", "were"})
-_PREPOSITIONS = frozenset(
-    "in for from of to on by with at as into within across about under over between after before without through "
-    "per against than".split()
-)
 _MAX_OBJECT = 14
 _LIST = re.compile(r"\b([\w-]+)(?:, [\w-]+)+,? (?:or|and) [\w-]+")
-# Words that open a description without being its action ("Tools for listing...").
-_NOT_ACTIONS = frozenset("tool tools helper helpers function utility endpoint api".split())
-_CONTAINERS = frozenset("list details detail content contents information info summary set metadata".split())
-_DETERMINERS = frozenset("a an the one single specific specified given particular existing all any".split())
 
 
-# Words of a parameter's name that say it picks one of the tool's operations (`method`, `action`).
-OPERATION_WORDS = frozenset({"action", "method", "operation", "op"})
 
 
 def operation_members(tool: Tool) -> list[str]:
     """The members of the tool's operation parameter ('create', 'update', 'delete'), or [] when it has none."""
     for param, spec in tool.properties.items():
-        if isinstance(spec, dict) and OPERATION_WORDS & set(split_identifier(param)):
+        if isinstance(spec, dict) and WORDS.operation_words & set(split_identifier(param)):
             return [str(m) for m in spec.get("enum") or () if isinstance(m, str)]
     return []
 
@@ -76,12 +66,12 @@ class Reading:
 
 
 @cache
-def lexicon() -> dict[str, Any]:
-    """phrasings.yml, checked: every class a dict key, every frame a string."""
+def frame_data() -> dict[str, Any]:
+    """phrasings.yml (frames, filler, cues, trims), checked: every class a dict key, every frame a string."""
     path = PHRASINGS_FILE
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not {"classes", "task", "indirect", "filler"} <= set(data):
-        raise ValueError(f"{path}: needs the keys classes, task, indirect, filler")
+    if not isinstance(data, dict) or not {"task", "indirect", "filler", "cues", "trims"} <= set(data):
+        raise ValueError(f"{path}: needs the keys task, indirect, filler, cues, trims")
     for family in ("task", "indirect"):
         for cls, frames in data[family].items():
             if not isinstance(cls, str) or not all(isinstance(f, str) for f in frames):
@@ -91,7 +81,7 @@ def lexicon() -> dict[str, Any]:
 
 @cache
 def verb_classes() -> dict[str, str]:
-    return {verb: cls for cls, verbs in lexicon()["classes"].items() for verb in verbs}
+    return {verb: cls for cls, verbs in WORDS.classes.items() for verb in verbs}
 
 
 # Words looked up at most: a suite asks lemminflect about the same few thousand words again and again (every tool's
@@ -164,14 +154,12 @@ def base_verb(word: str) -> str | None:
     return None
 
 
-# Nouns people do not count ("Look for code matching ...", not "codes").
-_UNCOUNTABLE = frozenset("code information data metadata content software feedback music news traffic".split())
 
 
 def uncountable(phrase: str) -> bool:
     """'source code' takes 'is' and no plural ('Is there any code ...')."""
     words = phrase.split()
-    return bool(words) and words[-1].lower() in _UNCOUNTABLE
+    return bool(words) and words[-1].lower() in WORDS.uncountable
 
 
 @lru_cache(maxsize=WORD_CACHE)
@@ -240,9 +228,11 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
     adverb = ""
     if len(words) > 2 and words[0].lower().endswith("ly") and base_verb(words[1]):
         adverb, words = words[0].lower() + " ", words[1:]
-    verb = base_verb(words[0]) if words and words[0].lower() not in _NOT_ACTIONS else None
+    verb = base_verb(words[0]) if words and words[0].lower() not in WORDS.not_actions else None
     said = lead_in.split()
-    qualities = said[1:2] == ["and"] and len(said) > 3 and not _acts(said[2]) and said[0].lower() not in _DETERMINERS
+    qualities = (
+        said[1:2] == ["and"] and len(said) > 3 and not _acts(said[2]) and said[0].lower() not in WORDS.determiners
+    )
     if qualities and verb not in verb_classes():
         # "Fast and precise code search across ...": two qualities, no action; the name's verb acts on the rest
         # ("Search code across ...").
@@ -260,12 +250,13 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
     if performed and rest and base_verb(rest[0]) and named_verb_of(name_words) == rest[0].lower():
         # "Perform click on a web page" (browser_click): the action performed is the name's verb.
         verb, rest = rest[0].lower(), rest[1:]
-    if len(words) > 2 and words[0].lower() in _NOT_ACTIONS and words[1].lower() == "for" and words[2].endswith("ing"):
+    opening = len(words) > 2 and words[0].lower() in WORDS.not_actions
+    if opening and words[1].lower() == "for" and words[2].endswith("ing"):
         # "Tools for listing workflows": the action is the gerund.
         verb, rest = lemma_of(words[2].lower(), "VERB")[0], words[3:]
-    lead = [w for w in words if w.lower() not in _DETERMINERS]
+    lead = [w for w in words if w.lower() not in WORDS.determiners]
     helper = next(
-        (i for i, w in enumerate(lead[:3]) if w.lower() in _NOT_ACTIONS and lead[i + 1 : i + 2] == ["for"]), None
+        (i for i, w in enumerate(lead[:3]) if w.lower() in WORDS.not_actions and lead[i + 1 : i + 2] == ["for"]), None
     )
     named_verb = named_verb_of(name_words)
     if verb is None and helper is not None and named_verb is None and len(lead) > helper + 2:
@@ -274,7 +265,7 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
     if verb is None:
         # "Current weather for a city" names no action: the tool's name does ("get_weather").
         verb = named_verb or "use"
-        rest = words if words and words[0].lower() not in _DETERMINERS else words[1:]
+        rest = words if words and words[0].lower() not in WORDS.determiners else words[1:]
         if not rest:
             rest = _name_object(name_words, verb)
     if verb == "look" and rest[:1] == ["up"]:
@@ -285,39 +276,39 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
     if not rest:
         rest = _name_object(name_words, verb)
     # "Create a new or update an existing issue": both actions share the object after the second one.
-    lead_in = next((i for i, w in enumerate(rest) if w.lower() not in _DETERMINERS | {"new"}), len(rest))
+    lead_in = next((i for i, w in enumerate(rest) if w.lower() not in WORDS.determiners | {"new"}), len(rest))
     if rest[lead_in : lead_in + 1] in (["or"], ["and"]) and len(rest) > lead_in + 2 and base_verb(rest[lead_in + 1]):
         rest = rest[lead_in + 2 :]
-        while rest and rest[0].lower() in _DETERMINERS:  # "an existing issue": the new one is not existing yet
+        while rest and rest[0].lower() in WORDS.determiners:  # "an existing issue": the new one is not existing yet
             rest = rest[1:]
         rest = [indefinite_article(rest[0]) if rest else "a", *rest]
     rest = _until_next_action(rest)
     if len(rest) > _MAX_OBJECT:
         # Cut a long object before its last preposition, never inside a noun phrase.
-        cut = max((i for i, w in enumerate(rest[:_MAX_OBJECT]) if w.lower() in _PREPOSITIONS), default=_MAX_OBJECT)
+        cut = max((i for i, w in enumerate(rest[:_MAX_OBJECT]) if w.lower() in WORDS.prepositions), default=_MAX_OBJECT)
         rest = rest[:cut]
     obj = " ".join(_trimmed(rest, clause=len(rest) <= _MAX_OBJECT))
     head_words: list[str] = []
-    start = rest[1:] if rest and rest[0].lower() in _PREPOSITIONS else rest
+    start = rest[1:] if rest and rest[0].lower() in WORDS.prepositions else rest
     start = _after_container(start)
-    while start and start[0].lower() in _DETERMINERS | {"new", "multiple", "several"}:
+    while start and start[0].lower() in WORDS.determiners | {"new", "multiple", "several"}:
         start = start[1:]
     for i, w in enumerate(start):
         lowered = w.lower()
         if lowered == "or" and len(head_words) == 1 and not head_words[0].endswith("s") and i + 2 < len(start):
             # "public or pre-defined channels": an alternative of the modifier, the noun comes after it.
             # "a new directory or ensure a directory": a second action, not a second modifier.
-            if start[i + 2].lower() not in _PREPOSITIONS | _DETERMINERS and not base_verb(start[i + 1]):
+            if start[i + 2].lower() not in WORDS.prepositions | WORDS.determiners and not base_verb(start[i + 1]):
                 head_words.append(start[i + 2])
             break
-        if lowered in _PREPOSITIONS or lowered in ("or", "and/or", "whose", "which", "who", "they", "that", "since"):
+        if lowered in WORDS.prepositions | {"or", "and/or", "whose", "which", "who", "they", "that", "since"}:
             break
-        if lowered == "and" and i + 1 < len(start) and start[i + 1].lower() in _DETERMINERS | {"its", "their"}:
+        if lowered == "and" and i + 1 < len(start) and start[i + 1].lower() in WORDS.determiners | {"its", "their"}:
             break
-        if head_words and (w.endswith("ed") or lowered in _DETERMINERS or lowered in ("is", "are", "that")):
+        if head_words and (w.endswith("ed") or lowered in WORDS.determiners or lowered in ("is", "are", "that")):
             break
         following = start[i + 1].lower() if i + 1 < len(start) else ""
-        if head_words and _acting(lowered) and following in _DETERMINERS:
+        if head_words and _acting(lowered) and following in WORDS.determiners:
             break  # "statistics describing the execution": the participle acts on what follows
         head_words.append(w)
     head = " ".join(head_words[:4]) or " ".join(w for w in name_words if w != verb and w not in ("or", "and"))
@@ -352,7 +343,7 @@ def _owner(obj: str, head: str) -> str:
         return ""
     after = obj[at + len(head) :].split()
     # "statistics describing the execution of ...": a participle that acts on what follows says what they are of.
-    acting = len(after) > 1 and _acting(after[0]) and after[1].lower() in _DETERMINERS
+    acting = len(after) > 1 and _acting(after[0]) and after[1].lower() in WORDS.determiners
     if len(after) < 2 or (after[0].lower() not in ("of", "for", "from", "on", "in", "to") and not acting):
         return ""
     phrase = [after[0]]
@@ -363,7 +354,7 @@ def _owner(obj: str, head: str) -> str:
         agent = w.lower() == "by" and phrase[-1].lower().endswith("ed")
         of_what = acting and w.lower() == "of"  # "describing the execution of the winning plan"
         short = len(phrase) <= 2 and w.lower() in ("in", "on", "from")
-        if w.lower() in _PREPOSITIONS and not (agent or of_what or short):
+        if w.lower() in WORDS.prepositions and not (agent or of_what or short):
             break
         if len(phrase) >= limit:
             break
@@ -391,9 +382,9 @@ def _after_container(words: list[str]) -> list[str]:
     """'the list of clusters' -> 'clusters': a person asks for the things, not for their list."""
     lowered = [w.lower() for w in words]
     for i, w in enumerate(lowered[:4]):
-        if w in _CONTAINERS and i + 1 < len(lowered) and lowered[i + 1] in ("of", "about", "for", "on"):
+        if w in WORDS.wrappers and i + 1 < len(lowered) and lowered[i + 1] in ("of", "about", "for", "on"):
             return words[i + 2 :]
-        if w not in _DETERMINERS and w not in ("detailed", "full", "basic", "all"):
+        if w not in WORDS.determiners and w not in ("detailed", "full", "basic", "all"):
             break
     return words
 
@@ -411,8 +402,10 @@ def _until_next_action(words: list[str]) -> list[str]:
 def _trimmed(words: list[str], *, clause: bool = False) -> list[str]:
     """A cut phrase never ends on 'in the' or 'and'; with `clause` (the phrase was not cut), the preposition that
     ends a relative clause stays ('the teams the user is a member of')."""
-    if clause and len(words) > 2 and words[-1].lower() in _PREPOSITIONS and _COPULAS & {w.lower() for w in words[:-2]}:
+    ends_open = len(words) > 2 and words[-1].lower() in WORDS.prepositions
+    if clause and ends_open and WORDS.copulas & {w.lower() for w in words[:-2]}:
         return words
-    while words and words[-1].lower() in _PREPOSITIONS | _DETERMINERS | {"and", "or", "its", "their", "current"}:
+    loose = WORDS.prepositions | WORDS.determiners | {"and", "or", "its", "their", "current"}
+    while words and words[-1].lower() in loose:
         words = words[:-1]
     return words

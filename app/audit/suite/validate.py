@@ -46,7 +46,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from app.audit.models import NO_TOOL, Case, CaseStatus, Provenance, Tool, ToolSet
-from app.audit.suite.reading import base_verb, lexicon, operation_members, read_tool, verb_classes
+from app.audit.suite.lexicon import WORDS
+from app.audit.suite.reading import base_verb, frame_data, operation_members, read_tool, verb_classes
 from app.audit.text import folded_stems, has_token, match_stem, split_identifier, words
 
 # Cases whose expected answer cannot be defended with at least this confidence are exploratory.
@@ -117,7 +118,7 @@ def _name_slots(name: str, operations: tuple[str, ...] = ()) -> list[frozenset[s
     schema offers: 'Start the VirtualMachine web-vm-1' says vm_lifecycle, whose `action` is start, stop or
     restart. Not 'read' or 'write': servers that have them also have the older one-operation tools, and a
     request for one operation is rightly contested between the two."""
-    acting = {*lexicon().get("aspects", []), *lexicon().get("vague", [])}
+    acting = {*WORDS.aspects, *WORDS.vague}
     slots: list[set[str]] = []
     joined = False
     for word in split_identifier(name):
@@ -127,7 +128,7 @@ def _name_slots(name: str, operations: tuple[str, ...] = ()) -> list[frozenset[s
         stems = set(folded_stems(word))
         if not stems:
             continue
-        stems.update(folded_stems(" ".join(lexicon().get("slot_words", {}).get(word, ()))))
+        stems.update(folded_stems(" ".join(WORDS.slot_words.get(word, ()))))
         if word.lower() in acting:
             stems.update(folded_stems(" ".join(operations)))
         if joined:
@@ -141,13 +142,13 @@ def _name_slots(name: str, operations: tuple[str, ...] = ()) -> list[frozenset[s
 
 @cache
 def _filler() -> frozenset[str]:
-    return frozenset(folded_stems(lexicon()["filler"]))
+    return frozenset(folded_stems(frame_data()["filler"]))
 
 
 @cache
 def _cues() -> dict[str, re.Pattern[str]]:
     """Each kind's cue phrases as one pattern: it finds a phrase where any one phrase's own pattern would."""
-    phrases = lexicon()["cues"].items()
+    phrases = frame_data()["cues"].items()
     return {kind: re.compile(rf"\b(?:{'|'.join(map(re.escape, ps))})\b") for kind, ps in phrases if ps}
 
 

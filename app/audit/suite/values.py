@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from app.audit.models import Tool
+from app.audit.suite.lexicon import WORDS
 from app.audit.suite.reading import lemmas
 from app.audit.text import split_identifier
 
@@ -31,11 +32,6 @@ _QUOTED_EXAMPLE = re.compile(
     r"(?:e\.g\.?,?|for example,?|such as|example:)\s*[:(]?\s*[`'\"]([^`'\"\n]{1,40})[`'\"]", re.IGNORECASE
 )
 _NUMBER_EXAMPLE = re.compile(r"(?:e\.g\.?,?|for example,?|such as)\s*[:(]?\s*(-?\d+(?:\.\d+)?)\b", re.IGNORECASE)
-# Parameters a person does not mention when asking: paging, limits, output shaping.
-_UNSPOKEN = frozenset(
-    "page per perpage limit offset cursor max min size count sort order direction format verbose include "
-    "timeout fields expand output raw json".split()
-)
 
 
 @dataclass(frozen=True)
@@ -100,7 +96,6 @@ _NAME_OF = re.compile(
 _NAME_OF_THING = re.compile(
     r"\bname of (?:the |a |an )?(?:source |target |new )?([A-Za-z]+(?: [A-Za-z]+){0,2})", re.IGNORECASE
 )
-_NOT_NAMED = frozenset("to from for in of on where that which with the a an".split())
 
 
 def _named_thing(param: str, spec: dict[str, Any]) -> str:
@@ -109,7 +104,7 @@ def _named_thing(param: str, spec: dict[str, Any]) -> str:
     said = _NAME_OF_THING.search(str(spec.get("description") or ""))
     if said is not None:
         words = said.group(1).split()
-        kept = list(itertools.takewhile(lambda w: w.lower() not in _NOT_NAMED, words))
+        kept = list(itertools.takewhile(lambda w: w.lower() not in WORDS.not_named, words))
         if kept:
             return " ".join(kept)
     # 'board_name' -> 'board'; 'accessibleName' says no thing ('accessible' is no noun).
@@ -152,7 +147,6 @@ def _moved_path(tokens: list[str], spec: dict[str, Any], tool: Tool) -> str | No
     return moved[0] if tokens == ["source"] else moved[-1]
 
 
-_REPOSITORY_PARAMS = frozenset("owner repo repository project project_id projectid".split())
 
 
 def _path_value(param: str, spec: dict[str, Any], tool: Tool, named: Value, variant: int) -> Value:
@@ -170,7 +164,7 @@ def _path_value(param: str, spec: dict[str, Any], tool: Tool, named: Value, vari
         return Value(param, texts[variant % len(texts)], named.role, "name", named.noun)
     said = f"{spec.get('description') or ''}".lower()
     relative = "relative" in said and "absolute" not in said
-    if {p.lower() for p in tool.properties} & _REPOSITORY_PARAMS or relative:
+    if {p.lower() for p in tool.properties} & WORDS.repository_params or relative:
         texts = paths["in_repository"]
         return Value(param, texts[variant % len(texts)], named.role, "name", named.noun)
     return named
@@ -199,17 +193,6 @@ _SQL_CREATES = (
     "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)",
     "CREATE TABLE refunds (id INTEGER, amount REAL)",
 )
-_ID_WORDS = frozenset("id ids key number num".split())
-_NUMBERED = frozenset("number num pr issue".split())
-_SPOKEN_NOUNS = {"pull": "pull request", "pr": "pull request", "mr": "merge request"}
-# Enum members that say nothing a person would ask for.
-_BLAND = frozenset("all none any default auto true false null unknown other".split())
-# A description's first word that says which end of a move or copy a value is: "Source branch/commit for new branch".
-_SIDES = {"source": "from", "base": "from", "origin": "from", "target": "to", "destination": "to"}
-# "branch_type", "file_mode": which kind of thing, not a thing a person names.
-_KIND_WORDS = frozenset("type kind mode".split())
-# Words of a tool's text that say it works on git.
-_GIT_WORDS = frozenset("git commit commits repository repo repositories gitlab github merge pull push checkout".split())
 
 
 @dataclass(frozen=True)
@@ -276,14 +259,14 @@ def param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool,
         # An optional time zone shapes the answer: a setting, which a person names only when it is the point.
         return dataclasses.replace(value, role="other")
     first = str(spec.get("description") or "").split()[:1]
-    if value is not None and first and first[0].lower() in _SIDES:
-        return dataclasses.replace(value, side=_SIDES[first[0].lower()])
+    if value is not None and first and first[0].lower() in WORDS.sides:
+        return dataclasses.replace(value, side=WORDS.sides[first[0].lower()])
     return value
 
 
 def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool, variant: int) -> Value | None:
     tokens = split_identifier(param)
-    if not tokens or (set(tokens) <= _UNSPOKEN and not required):
+    if not tokens or (set(tokens) <= WORDS.unspoken and not required):
         return None
     kind = spec.get("type")
     role, noun = _role(tokens)
@@ -292,7 +275,7 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
         if role == "content" and source == "enum":
             # A member of a list ("+1", "error") is a choice, not text a person writes: a setting, said by the
             # parameter's own words ("with message type error"), never 'saying "error"'.
-            role, noun = "other", " ".join(_SPOKEN_NOUNS.get(t, t) for t in tokens)
+            role, noun = "other", " ".join(WORDS.spoken_nouns.get(t, t) for t in tokens)
         if noun == "file" and text.endswith("/"):
             noun = "directory"  # 'src/' of a path filter is a folder
         return Value(param, text, role, source, noun)
@@ -304,7 +287,7 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
     if kind in ("boolean", "object", "array", "null") or (isinstance(kind, list) and "string" not in kind):
         return None
     if kind in ("integer", "number"):
-        if set(tokens) & (_NUMBERED | {"id"}):
+        if set(tokens) & (WORDS.numbered | {"id"}):
             return Value(param, "1042" if "id" in tokens else "142", "ref", "name", noun)
         return None
     if {"date", "since", "until", "after", "before"} & set(tokens):
@@ -323,10 +306,10 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
         return Value(param, "14:30" if variant % 2 == 0 else "09:00", "other", "name", "time")
     if (moved := _moved_path(tokens, spec, tool)) is not None:
         return Value(param, moved, "scope", "name", "")
-    if len(tokens) > 1 and tokens[-1] in _KIND_WORDS:
+    if len(tokens) > 1 and tokens[-1] in WORDS.kind_words:
         return None
     if (named := named_value(param, variant=variant)) is not None:
-        if named.noun == "branch" and tokens[-1] in _ID_WORDS and not _about_git(tool, said):
+        if named.noun == "branch" and tokens[-1] in WORDS.id_words and not _about_git(tool, said):
             return None  # a git branch has a name; a "branchId" of a tool not about git is a line of thought
         if named.role == "content" and _commit_message(tokens, spec, tool):
             return named_value("commit_message", variant=variant)
@@ -351,7 +334,7 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
 
 def _about_git(tool: Tool, said: str) -> bool:
     """Whether a tool's text, name or parameter names say it works on git (a repository, a commit, a merge)."""
-    return bool(_GIT_WORDS & set(split_identifier(f"{said} {tool.name} {' '.join(tool.properties)}")))
+    return bool(WORDS.git_words & set(split_identifier(f"{said} {tool.name} {' '.join(tool.properties)}")))
 
 
 def _commit_message(tokens: list[str], spec: dict[str, Any], tool: Tool) -> bool:
@@ -369,7 +352,7 @@ def named_value(param: str, *, variant: int = 0) -> Value | None:
     """A value from what the parameter's name says it is, whatever its type ('latitude' -> 38.72)."""
     tokens = split_identifier(param)
     for need, options, name_role, name_noun in _by_name():
-        if need <= set(tokens) and not (name_role in ("content", "query") and tokens[-1] in _ID_WORDS):
+        if need <= set(tokens) and not (name_role in ("content", "query") and tokens[-1] in WORDS.id_words):
             return Value(param, options[variant % len(options)], name_role, "name", name_noun)
     return None
 
@@ -381,7 +364,7 @@ def _schema_texts(spec: dict[str, Any]) -> list[tuple[str, str]]:
         found += [("examples", str(e)) for e in examples if isinstance(e, str | int) and not isinstance(e, bool)]
     enum = spec.get("enum")
     if isinstance(enum, list):
-        found += [("enum", e) for e in enum if isinstance(e, str) and e.strip() and e.lower() not in _BLAND]
+        found += [("enum", e) for e in enum if isinstance(e, str) and e.strip() and e.lower() not in WORDS.bland]
     description = spec.get("description")
     if isinstance(description, str):
         found += [("description", m.group(1).strip()) for m in _QUOTED_EXAMPLE.finditer(description)]
@@ -393,9 +376,9 @@ def _schema_texts(spec: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _role(tokens: list[str]) -> tuple[str, str]:
     for need, _values, role, noun in _by_name():
-        if need <= set(tokens) and not (role in ("content", "query") and tokens[-1] in _ID_WORDS):
+        if need <= set(tokens) and not (role in ("content", "query") and tokens[-1] in WORDS.id_words):
             return role, noun
-    words = [_SPOKEN_NOUNS.get(t, t) for t in tokens if t not in ("id", "key", "ref", "name", "number", "num")]
+    words = [WORDS.spoken_nouns.get(t, t) for t in tokens if t not in ("id", "key", "ref", "name", "number", "num")]
     return ("ref" if tokens[-1] in ("id", "key", "name", "number", "num") else "other"), " ".join(words)
 
 
