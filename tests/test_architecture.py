@@ -285,3 +285,11 @@ def test_selectors_folder_is_data_and_does_not_shadow_the_stdlib() -> None:
     assert spec is not None and spec.origin is not None
     assert Path(spec.origin).parent != ROOT, "the stdlib selectors module must not be shadowed"
     import asyncio  # noqa: F401  (asyncio imports selectors)
+
+
+def test_the_action_reviews_through_the_apps_pipeline() -> None:
+    """One review pipeline serves App and Action: the Action runs `run_review`, not a copy of it on the CLI's."""
+    modules = app_modules()
+    imported = imports_of(APP / "action" / "run.py", modules)
+    assert "app.review.run" in imported
+    assert not {"app.commands.pair", "app.commands.git_sides"} & imported

@@ -1,10 +1,12 @@
-"""One run of the Action: the pull request's merge base against its head (`diff --git`), the App's sticky
-comment (same marker, same renderer, so App and Action edit one comment and never both post), the job
-summary, the SARIF file and the step outputs; the gate decides the exit code.
+"""One run of the Action: the App's review pipeline (`app/review/run.py: run_review`) over the checkout (git
+plumbing, app/action/git_source.py) with the job as its sink: the App's sticky comment (same marker, same
+renderer, so App and Action edit one comment and never both post), the job summary, the SARIF file and the step
+outputs; the gate decides the exit code.
 
 The config and cases come from the base commit, never from the checkout on disk (the pull request's own
-copy cannot lower its bar). A fork's `pull_request` run gets a read-only token: the comment is skipped with a
-notice and the result stays in the job summary; a token refused by GitHub is a warning, not a failure.
+copy cannot lower its bar); the Action's inputs (mode, model, max-calls, fail-on-regression) go over it. A fork's
+`pull_request` run gets a read-only token: the comment is skipped with a notice and the result stays in the job
+summary; a token refused by GitHub is a warning, not a failure. Suggested description edits stay the App's.
 """
 
 from __future__ import annotations
@@ -16,25 +18,21 @@ import httpx
 from pydantic import BaseModel
 
 from app.action.context import RunContext
+from app.action.git_source import GitSource, JobSink
 from app.action.outputs import append_summary, workflow_message, write_outputs
-from app.audit.gate import Conclusion, evaluate_gate
-from app.audit.models import Mode
+from app.audit.gate import Conclusion
+from app.audit.models import Mode, ToolSet
 from app.audit.results import Comparison
 from app.audit.rules.ruleset import load_rules
-from app.commands.options import CommonOptions
-from app.commands.pair import Pair, compare_pair, diff_gate_args, git_pair
-from app.commands.server import ServerFlags
-from app.config import CONFIG_PATH, CommentPolicy
-from app.github.client import GitHubApiError, token_client
-from app.github.publisher import Publisher
-from app.redaction.redact import redact_result
-from app.render.markdown import render_comparison
+from app.commands.git_repo import GitRepo
+from app.commands.server import ServerFlags, list_at_commit, server_config
+from app.config import CONFIG_PATH, RepoConfig
+from app.errors import InputError
+from app.github.events import Target
 from app.render.sarif import render_sarif
-from app.review.models import NO_CHANGE_SUMMARY
-
-# The App's comment budget (app/review/reviewer.py): under GitHub's 65,536 characters with room for the marker.
-COMMENT_MAX_CHARS = 65000
-
+from app.review.models import Outcome, Review, ReviewInput
+from app.review.reviewer import AuditReviewer
+from app.review.run import run_review
 
 # Starting the server runs the pull request's code; under pull_request_target it would run with the base
 # repository's secrets and a write token.
@@ -77,54 +75,98 @@ class ActionResult(BaseModel):
 Log = Callable[[str], None]
 
 
+class ActionReviewer(AuditReviewer):
+    """The App's reviewer with the Action's inputs over the config; it offers no suggested edits (the App posts
+    those as a review; the Action's comment stays the review alone)."""
+
+    config: RepoConfig | None = None  # the config the last review ran with
+
+    def suggestions(self, head: ToolSet, *, config: RepoConfig) -> None:  # type: ignore[override]
+        return None
+
+    def review(self, request: ReviewInput) -> Review:
+        self.config = request.config
+        return super().review(request)
+
+
 def run_action(
     ctx: RunContext, inputs: ActionInputs, *, log: Log = print, transport: httpx.BaseTransport | None = None
 ) -> ActionResult:
-    """Review the run's pull request; `transport` reaches a fake GitHub in tests."""
+    """Review the run's pull request with the App's pipeline; `transport` reaches a fake GitHub in tests."""
     event = ctx.event
-    common = CommonOptions(
-        mode=inputs.mode,
-        model=inputs.model,
-        max_calls=inputs.max_calls,
-        record=_in_workspace(ctx, inputs.record),
-        replay=_in_workspace(ctx, inputs.replay),
-    )
+    repo = GitRepo(ctx.workspace)
     server = ServerFlags(
         inputs.server_command, inputs.server_env, inputs.server_timeout, inputs.install_command, inputs.build_command
     )
-    pair = git_pair(
-        ctx.workspace, event.base_sha, event.head_sha, common=common, config_path=inputs.config_path, server=server,
-        say=log, refuse_server=_REFUSE_TARGET if ctx.event_name == "pull_request_target" else None,
+
+    listed: list[str] = []  # the heads whose tools a server listed (then no definition file is read)
+
+    def list_sides(config: RepoConfig, merge_base: str, head: str) -> tuple[ToolSet, ToolSet] | None:
+        found = server_config(server, config)
+        if found is None:
+            return None
+        if ctx.event_name == "pull_request_target":
+            raise InputError(_REFUSE_TARGET)
+        listed.append(head)
+        before = list_at_commit(repo, merge_base, found, label="base", say=log)
+        return before, list_at_commit(repo, head, found, label="head", say=log)
+
+    sink = JobSink(ctx, comment=inputs.comment, log=log, transport=transport)
+    reviewer = ActionReviewer(
+        adjust=lambda config: _with_inputs(config, inputs),
+        record=_in_workspace(ctx, inputs.record),
+        replay=_in_workspace(ctx, inputs.replay),
     )
-    config = pair.settings.config
-    assert pair.sides is not None
-    if event.draft and not config.drafts:
-        result = ActionResult(conclusion=Conclusion.SKIPPED, comment="skipped: the pull request is a draft")
+    owner, name = ctx.owner_repo
+    target = Target(
+        owner=owner, repo=name, head_sha=event.head_sha, number=event.number, base_sha=event.base_sha, draft=event.draft
+    )
+    outcome = run_review(
+        target, source=GitSource(repo, ctx), sink=sink, reviewer=reviewer, report_url=ctx.run_url,
+        config_path=inputs.config_path, list_sides=list_sides, raise_errors=True,
+    )  # fmt: skip
+    if outcome == Outcome.SKIPPED:
         log(workflow_message("notice", f"#{event.number} is a draft and {inputs.config_path} does not review drafts"))
-        return _finish(ctx, result, pair=None)
-    commenting = inputs.comment and config.comment != CommentPolicy.NEVER
-    if not pair.sides.definitions_changed():
-        body = "\n\n".join([f"**ToolChoice**: {NO_CHANGE_SUMMARY}", *pair.notes])
-        only_update = config.comment != CommentPolicy.ALWAYS
-        result = ActionResult(conclusion=Conclusion.SUCCESS, comment="not needed", summary=body)
-        if commenting:
-            result = _comment(ctx, result, body, log=log, transport=transport, only_update=only_update)
-        return _finish(ctx, result, pair=None)
-    comparison = redact_result(compare_pair(pair))  # nothing leaves the process unredacted
-    gate = evaluate_gate(
-        comparison,
-        **diff_gate_args(config, fail_under=None, max_drop=None, fail_on_regression=inputs.fail_on_regression),
+        result = ActionResult(conclusion=Conclusion.SKIPPED, comment="skipped: the pull request is a draft")
+        return _finish(ctx, result, changed=[])
+    assert sink.result is not None  # run_review completes the check it starts
+    if outcome == Outcome.NO_CHANGES:
+        summary = f"**ToolChoice**: {sink.result.summary}"
+        result = ActionResult(conclusion=Conclusion.SUCCESS, comment=sink.comment_state, summary=summary)
+        return _finish(ctx, result, changed=[], comment_id=sink.comment_id)
+    gate, comparison = reviewer.gate, reviewer.redacted
+    assert gate is not None and comparison is not None
+    body = sink.body or sink.result.summary
+    result = ActionResult(
+        conclusion=gate.conclusion,
+        reasons=gate.reasons,
+        comment=sink.comment_state,
+        comment_id=sink.comment_id,
+        summary=_summary(body, gate.reasons),
     )
-    body = render_comparison(comparison, report_url=ctx.run_url, max_chars=COMMENT_MAX_CHARS)
-    summary = _summary(body, gate.reasons)
-    result = ActionResult(conclusion=gate.conclusion, reasons=gate.reasons, comment="off", summary=summary)
-    if commenting:
-        result = _comment(ctx, result, body, log=log, transport=transport, only_update=False)
     if inputs.sarif_file is not None:
         result.sarif_file = _write_sarif(inputs.sarif_file, comparison)
     for reason in gate.reasons:
         log(workflow_message("error", f"ToolChoice gate failed: {reason}"))
-    return _finish(ctx, result, pair=pair)
+    config = reviewer.config or RepoConfig()
+    source = GitSource(repo, ctx)
+    changed = [] if listed else [p for p in source.changed_files(event.number).paths if config.matches(p)]
+    return _finish(ctx, result, changed=changed)
+
+
+def _with_inputs(config: RepoConfig, inputs: ActionInputs) -> RepoConfig:
+    """The base branch's config with the Action's inputs over it (a flag can only add a regression gate)."""
+    mode = inputs.mode or config.mode
+    if mode == Mode.SYNTHETIC and (inputs.max_calls or inputs.record or inputs.replay):
+        raise InputError("max-calls, record and replay apply to mode live_model only")
+    live = config.live
+    if inputs.max_calls is not None:
+        live = live.model_copy(update={"budget": live.budget.model_copy(update={"max_calls": inputs.max_calls})})
+    thresholds = config.thresholds
+    if inputs.fail_on_regression:
+        thresholds = thresholds.model_copy(update={"fail_on_regression": True})
+    update = {"mode": mode, "live": live, "thresholds": thresholds, "model": inputs.model or config.model}
+    return config.model_copy(update=update)
 
 
 def _in_workspace(ctx: RunContext, path: Path | None) -> Path | None:
@@ -140,45 +182,17 @@ def _summary(body: str, reasons: list[str]) -> str:
     return body + "\n\n**The gate failed:**\n" + "\n".join(f"- {r}" for r in reasons)
 
 
-def _comment(
-    ctx: RunContext,
-    result: ActionResult,
-    body: str,
-    *,
-    log: Log,
-    transport: httpx.BaseTransport | None,
-    only_update: bool,
-) -> ActionResult:
-    event = ctx.event
-    if event.from_fork and ctx.event_name == "pull_request":
-        log(workflow_message("notice", "a fork's pull_request run has a read-only token: no comment; the result "
-                             "is in the job summary"))
-        return result.model_copy(update={"comment": "skipped: pull request from a fork (read-only token)"})
-    if not ctx.token:
-        log(workflow_message("warning", "no GITHUB_TOKEN given: no comment; the result is in the job summary"))
-        return result.model_copy(update={"comment": "skipped: no token"})
-    owner, repo = ctx.owner_repo
-    publisher = Publisher(token_client(ctx.token, base_url=ctx.api_url, transport=transport), owner=owner, repo=repo)
-    try:
-        if only_update and publisher.find_sticky(event.number) is None:
-            return result
-        comment_id, created = publisher.upsert_comment(event.number, body, report_url=ctx.run_url)
-    except GitHubApiError as exc:
-        if exc.status not in (401, 403, 404):
-            raise
-        log(workflow_message("warning", f"the token may not comment here ({exc}); give the job `permissions: "
-                             "pull-requests: write`. The result is in the job summary."))
-        return result.model_copy(update={"comment": f"skipped: GitHub refused ({exc.status})"})
-    return result.model_copy(update={"comment": "created" if created else "updated", "comment_id": comment_id})
-
-
 def _write_sarif(path: Path, comparison: Comparison) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render_sarif(comparison, rules=load_rules()), encoding="utf-8")
     return path
 
 
-def _finish(ctx: RunContext, result: ActionResult, *, pair: Pair | None) -> ActionResult:
+def _finish(
+    ctx: RunContext, result: ActionResult, *, changed: list[str], comment_id: int | None = None
+) -> ActionResult:
+    if comment_id is not None and result.comment_id is None:
+        result.comment_id = comment_id
     if result.summary and ctx.step_summary is not None:
         append_summary(ctx.step_summary, result.summary)
     outputs = {
@@ -186,7 +200,7 @@ def _finish(ctx: RunContext, result: ActionResult, *, pair: Pair | None) -> Acti
         "comment": result.comment,
         "comment-id": str(result.comment_id or ""),
         "sarif-file": str(result.sarif_file or ""),
-        "changed-files": " ".join(pair.sides.changed) if pair and pair.sides else "",
+        "changed-files": " ".join(changed),
     }
     if ctx.output is not None:
         write_outputs(ctx.output, outputs)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
+from pathlib import Path
 
+from app.audit.gate import Gate
 from app.audit.live_plan import PlanOptions
 from app.audit.models import Finding, Mode, Severity, Suite, ToolSet
 from app.audit.results import Comparison
@@ -53,9 +55,22 @@ def shipped_rules() -> RuleSet:
 class AuditReviewer:
     """The audit engine and the renderers (imported on first use), as a Reviewer."""
 
-    def __init__(self, *, report_linker: Callable[[Comparison], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        report_linker: Callable[[Comparison], str | None] | None = None,
+        adjust: Callable[[RepoConfig], RepoConfig] | None = None,
+        record: Path | None = None,
+        replay: Path | None = None,
+    ) -> None:
+        """`adjust` turns the base branch's config into the one to review with (the Action's inputs over it);
+        `record` and `replay` keep a live review's answers in a file, or answer from one."""
         self.report_linker = report_linker
+        self.adjust = adjust
+        self.record, self.replay = record, replay
         self._last: tuple[Comparison, Selector] | None = None  # the unredacted comparison, for suggestions
+        self.redacted: Comparison | None = None  # the last review's comparison as published
+        self.gate: Gate | None = None  # and its gate
 
     def suggestions(self, head: ToolSet, *, config: RepoConfig) -> SuggestionReport | None:
         """Verified rewrites of the descriptions of the tools the PR added or changed, using the last
@@ -87,9 +102,11 @@ class AuditReviewer:
         from app.render.markdown import render_comparison
         from app.selector_factory import LiveRun, make_selector, plan_ranker
 
-        config = request.config
+        config = self.adjust(request.config) if self.adjust else request.config
         budget = config.live.budget
         live = LiveRun(max_calls=budget.max_calls, max_cost=budget.max_cost) if config.mode == Mode.LIVE_MODEL else None
+        if self.record or self.replay:
+            live = LiveRun(max_calls=budget.max_calls, max_cost=budget.max_cost, record=self.record, replay=self.replay)
         selector = make_selector(config.mode, model=config.model, concurrency=config.concurrency, live=live)
         plan = PlanOptions(
             scope=config.live.scope, sample=config.live.sample, max_calls=budget.max_calls, max_cost=budget.max_cost
@@ -109,6 +126,9 @@ class AuditReviewer:
             negatives=config.generate,
             successors=config.successor_rules(),
         )
+        save = getattr(selector, "save_recording", None)
+        if callable(save):
+            save()
         if request.notes:
             comparison = comparison.model_copy(update={"notes": [*comparison.notes, *request.notes]})
         self._last = (comparison, selector)
@@ -123,6 +143,7 @@ class AuditReviewer:
             fail_on_regression=thresholds.fail_on_regression,
             near_ties=thresholds.near_ties,
         )
+        self.redacted, self.gate = comparison, gate
         body = render_comparison(comparison, report_url=report_url, max_chars=65000)
         out = render_check(comparison, gate, report_url=report_url)
         check = CheckResult(

@@ -15,7 +15,7 @@ from app.errors import ConfigError, InputError, SelectorError
 from app.github.events import external_id_for
 from app.github.publisher import CheckResult
 from app.review.models import Outcome, Reviewer, Sink, Source, Superseded, Target
-from app.review.plan import plan_review
+from app.review.plan import ListSides, plan_review
 from app.review.publish import post_suggestions, publish_no_changes, publish_review
 from app.review.redacting_sink import RedactingSink
 
@@ -32,9 +32,17 @@ def run_review(
     on_check_started: Callable[[int], None] = lambda _id: None,
     will_retry: Callable[[BaseException], bool] = lambda _exc: False,
     report_url: str | None = None,
+    config_path: str = CONFIG_PATH,
+    list_sides: ListSides | None = None,
+    raise_errors: bool = False,
 ) -> Outcome:
     """Review one pull request at `target.head_sha` and publish the result. Everything published passes
-    through a RedactingSink: no text reaches GitHub unredacted."""
+    through a RedactingSink: no text reaches GitHub unredacted.
+
+    The App and the Action both run this: the App with GitHub as source and sink, the Action with its checkout
+    as source (app/action/git_source.py) and the job summary as sink. The Action also names its config file
+    (`config_path`), may list each side's running server (`list_sides`), and has an invalid config or input
+    raised after the check is completed (`raise_errors`), so that its step ends with the message."""
     sink = RedactingSink(sink)
     number = target.number if target.number is not None else source.pull_request_for_head(target.head_sha)
     if number is None:
@@ -49,16 +57,18 @@ def run_review(
     if not still_current():
         return Outcome.SUPERSEDED
     external_id = external_id_for(target.owner, target.repo, number)
-    config_text = source.file_text(CONFIG_PATH, base_sha)
+    config_text = source.file_text(config_path, base_sha)
     try:
-        config = load_config(CONFIG_PATH, text=config_text or "")
+        config = load_config(config_path, text=config_text or "")
     except ConfigError as exc:
         check_id = sink.start_check(target.head_sha, external_id=external_id)
         on_check_started(check_id)
         summary = f"The repository config on the base branch is invalid, so nothing was reviewed.\n\n{exc}"
         sink.complete_check(
-            check_id, CheckResult(conclusion=Conclusion.FAILURE, title=f"Invalid {CONFIG_PATH}", summary=summary)
+            check_id, CheckResult(conclusion=Conclusion.FAILURE, title=f"Invalid {config_path}", summary=summary)
         )
+        if raise_errors:
+            raise
         return Outcome.CONFIG_INVALID
     if draft and not config.drafts:
         log.info("#%s is a draft and the config does not review drafts", number)
@@ -78,6 +88,8 @@ def run_review(
             still_current=still_current,
             report_url=report_url,
             comment=newest,
+            config_path=config_path,
+            list_sides=list_sides,
         )
     except Superseded:
         summary = "A newer commit was pushed to this pull request; ToolChoice reviews that one instead."
@@ -89,6 +101,8 @@ def run_review(
         sink.complete_check(
             check_id, CheckResult(conclusion=Conclusion.FAILURE, title="ToolChoice could not review", summary=summary)
         )
+        if raise_errors:
+            raise
         return Outcome.INPUT_INVALID
     except Exception as exc:
         if will_retry(exc):
@@ -117,11 +131,14 @@ def _review_started(
     still_current: Callable[[], bool],
     report_url: str | None,
     comment: bool = True,
+    config_path: str = CONFIG_PATH,
+    list_sides: ListSides | None = None,
 ) -> Outcome:
     report_url = report_url or sink.check_url(check_id)  # the check run holds the full report text
     plan = plan_review(
-        source, number=number, base_sha=base_sha, head_sha=target.head_sha, config=config, report_url=report_url
-    )
+        source, number=number, base_sha=base_sha, head_sha=target.head_sha, config=config, report_url=report_url,
+        config_path=config_path, list_sides=list_sides,
+    )  # fmt: skip
     if plan.request is None:
         if not still_current():
             raise Superseded
