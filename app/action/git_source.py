@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import httpx
 
-from app.action.context import RunContext
+from app.action.context import PullRequestEvent, RunContext
 from app.action.outputs import workflow_message
 from app.commands.git_repo import GitRepo
 from app.github.client import GitHubApiError, token_client
@@ -22,8 +22,8 @@ Log = Callable[[str], None]
 class GitSource:
     """The run's pull request as the local repository holds it (the Source of app/review/models.py)."""
 
-    def __init__(self, repo: GitRepo, ctx: RunContext) -> None:
-        self.repo, self.event = repo, ctx.event
+    def __init__(self, repo: GitRepo, event: PullRequestEvent) -> None:
+        self.repo, self.event = repo, event
 
     def pull_request(self, number: int) -> PullRequestInfo:
         e = self.event

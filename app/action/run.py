@@ -122,7 +122,7 @@ def run_action(
         owner=owner, repo=name, head_sha=event.head_sha, number=event.number, base_sha=event.base_sha, draft=event.draft
     )
     outcome = run_review(
-        target, source=GitSource(repo, ctx), sink=sink, reviewer=reviewer, report_url=ctx.run_url,
+        target, source=GitSource(repo, event), sink=sink, reviewer=reviewer, report_url=ctx.run_url,
         config_path=inputs.config_path, list_sides=list_sides, raise_errors=True,
     )  # fmt: skip
     if outcome == Outcome.SKIPPED:
@@ -149,7 +149,7 @@ def run_action(
     for reason in gate.reasons:
         log(workflow_message("error", f"ToolChoice gate failed: {reason}"))
     config = reviewer.config or RepoConfig()
-    source = GitSource(repo, ctx)
+    source = GitSource(repo, event)
     changed = [] if listed else [p for p in source.changed_files(event.number).paths if config.matches(p)]
     return _finish(ctx, result, changed=changed)
 

@@ -120,20 +120,27 @@ def test_flips_are_confirmed_by_fresh_repeats() -> None:
     assert selector.calls == 8 + 8
 
 
+def _flips(base: float, head_confidence: float):
+    """A scripted selector's answers: c2 regresses and c1 improves, at these confidences on base and head."""
+
+    def pick(names: list[str], intent: str, fresh: bool) -> Selection:
+        head = "new_tool" in names
+        confidence = head_confidence if head else base
+        if "email" in intent:
+            return Selection(tool="read_file" if head else "send_email", confidence=confidence)
+        if "file" in intent:
+            return Selection(tool="read_file" if head else "NO_TOOL", confidence=confidence)
+        return Selection(tool="NO_TOOL", confidence=0.9)
+
+    return pick
+
+
 def test_a_change_decided_by_a_hair_is_marked_a_near_tie() -> None:
     """A synthetic answer with confidence under 0.55 on the head side is a near tie, still counted; a confident one
     is not; a model's own stated confidence never makes a near tie."""
 
     def answer(confidence: float):
-        def pick(names: list[str], intent: str, fresh: bool) -> Selection:
-            head = "new_tool" in names
-            if "email" in intent:
-                return Selection(tool="read_file" if head else "send_email", confidence=confidence)
-            if "file" in intent:
-                return Selection(tool="read_file" if head else "NO_TOOL", confidence=confidence)
-            return Selection(tool="NO_TOOL", confidence=0.9)
-
-        return pick
+        return _flips(confidence, confidence)
 
     close = pair(ScriptedSelector(answer(0.51)))
     assert [(d.case_id, d.borderline) for d in close.regressions] == [("c2", True)]
@@ -149,20 +156,8 @@ def test_a_pass_by_a_hair_that_becomes_a_firm_failure_is_a_near_tie() -> None:
     """The base's answer counts too: a right answer at 0.51 that the head answers wrong at 0.9 is a near tie, and
     so is the other way round; firm on both sides is not."""
 
-    def answer(base: float, head_confidence: float):
-        def pick(names: list[str], intent: str, fresh: bool) -> Selection:
-            head = "new_tool" in names
-            confidence = head_confidence if head else base
-            if "email" in intent:
-                return Selection(tool="read_file" if head else "send_email", confidence=confidence)
-            if "file" in intent:
-                return Selection(tool="read_file" if head else "NO_TOOL", confidence=confidence)
-            return Selection(tool="NO_TOOL", confidence=0.9)
-
-        return pick
-
-    thin_base = pair(ScriptedSelector(answer(0.51, 0.9)))
+    thin_base = pair(ScriptedSelector(_flips(0.51, 0.9)))
     assert [(d.case_id, d.borderline) for d in thin_base.regressions] == [("c2", True)]
     assert [(d.case_id, d.borderline) for d in thin_base.improvements] == [("c1", True)]
-    firm = pair(ScriptedSelector(answer(0.9, 0.9)))
+    firm = pair(ScriptedSelector(_flips(0.9, 0.9)))
     assert [d.borderline for d in [*firm.regressions, *firm.improvements]] == [False, False]

@@ -10,10 +10,11 @@ import pytest
 from git_work import GitWork
 from test_cli import toolchoice
 
+from app.action.context import PullRequestEvent
+from app.action.git_source import GitSource
 from app.commands.git_repo import GitRepo
 from app.commands.git_sides import load_git_sides
 from app.config import load_config
-from app.github.definitions import ChangedFiles, TreeListing
 from app.review.plan import plan_review
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,27 +48,10 @@ def repo(tmp_path: Path) -> GitWork:
     return work
 
 
-class LocalSource:
-    """The App's Source protocol over a local repository: what GitHub would answer for this pull request."""
-
-    def __init__(self, repo: GitRepo, base: str, head: str) -> None:
-        self.repo, self.base, self.head = repo, base, head
-
-    def merge_base(self, base_sha: str, head_sha: str) -> str:
-        return self.repo.merge_base(base_sha, head_sha)
-
-    def changed_files(self, number: int) -> ChangedFiles:
-        old, new = self.repo.tree(self.merge_base(self.base, self.head)), self.repo.tree(self.head)
-        return ChangedFiles(paths=sorted(p for p in set(old) | set(new) if old.get(p) != new.get(p)))
-
-    def tree(self, sha: str) -> TreeListing:
-        return TreeListing(blobs=self.repo.tree(sha))
-
-    def blob_text(self, blob_sha: str, *, path: str) -> str:
-        return self.repo.blob_text(blob_sha, path=path)
-
-    def file_text(self, path: str, sha: str) -> str | None:
-        return self.repo.file_text(path, sha)
+def _source(git: GitRepo, base: str, head: str) -> GitSource:
+    """The App's Source over the local repository, as the Action reads its pull request."""
+    event = PullRequestEvent(number=1, base_sha=base, head_sha=head, base_repo="o/r", head_repo="o/r")
+    return GitSource(git, event)
 
 
 def test_sides_are_the_ones_the_app_reads(repo: GitWork) -> None:
@@ -75,7 +59,7 @@ def test_sides_are_the_ones_the_app_reads(repo: GitWork) -> None:
     base, head = git.commit("main"), git.commit("feature")
     sides = load_git_sides(git, "main", "feature")
     config = load_config(".github/toolchoice.yml", text=CONFIG)
-    source = LocalSource(git, base, head)
+    source = _source(git, base, head)
     plan = plan_review(source, number=1, base_sha=base, head_sha=head, config=config, report_url=None)
     assert plan.request is not None
     assert sides.base.model_dump() == plan.request.base.model_dump()
@@ -175,7 +159,7 @@ def test_unreadable_registrations_are_said_on_the_pr_and_in_the_cli(repo: GitWor
     git = GitRepo(repo.root)
     base, head = git.commit("main"), git.commit("feature")
     config = load_config(".github/toolchoice.yml", text=CONFIG)
-    source = LocalSource(git, base, head)
+    source = _source(git, base, head)
     plan = plan_review(source, number=1, base_sha=base, head_sha=head, config=config, report_url=None)
     assert plan.request is not None
     assert any(n.startswith("Head: No tool could be read from the 1 line that looks like tool") for n in plan.notes)
