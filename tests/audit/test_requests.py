@@ -11,7 +11,8 @@ import pytest
 from app.audit.loader import load_definitions
 from app.audit.models import CaseFamily, Phrasing, Tool, ToolSet
 from app.audit.suite.build import build_suite
-from app.audit.suite.phrasing import checked, is_thing, phrasings
+from app.audit.suite.phrase_parts import is_thing
+from app.audit.suite.phrasing import checked, phrasings
 from app.audit.suite.reading import base_verb, read_tool
 from app.audit.suite.values import tool_values
 from tests.conftest import SHARED, shared_path

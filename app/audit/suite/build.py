@@ -9,7 +9,8 @@ from typing import Any, Protocol
 
 from app.audit.models import Case, CaseFamily, Suite, Tool, ToolSet
 from app.audit.suite.intents import TemplateCaseGenerator, contrastive_requests, positive_case, requests_for
-from app.audit.suite.phrasing import Phrased, name_prefixes
+from app.audit.suite.phrase_parts import Phrased
+from app.audit.suite.phrasing import name_prefixes
 from app.audit.suite.spelling import as_written
 from app.audit.suite.targeting import MIN_SCORED_CHANGED, budgets, changed_tools, neighbours
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator, SideValidator

@@ -22,8 +22,11 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from app.audit.models import Phrasing, Tool
+from app.audit.suite.frames import listing, lists
 from app.audit.suite.lexicon import WORDS
-from app.audit.suite.phrasing import Phrased, checked, is_thing, listing, lists, operation_reading, with_values
+from app.audit.suite.phrase_parts import Phrased, is_thing
+from app.audit.suite.phrasing import checked, operation_reading
+from app.audit.suite.placing import with_values
 from app.audit.suite.reading import (
     TOOL_CACHE,
     Reading,

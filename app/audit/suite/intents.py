@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 
 from app.audit.models import NO_TOOL, Case, CaseFamily, Phrasing, Provenance, Tool, ToolSet
 from app.audit.suite.contrast import contrastive
-from app.audit.suite.phrasing import Phrased, name_prefixes, phrasings
+from app.audit.suite.phrase_parts import Phrased
+from app.audit.suite.phrasing import name_prefixes, phrasings
 
 # Hand-written requests that no ordinary tool set should serve; the validator still checks each one.
 OFF_TOPIC_REQUESTS = (

@@ -1,0 +1,170 @@
+"""Task and indirect requests: a frame of the verb's class (phrasings.yml) with its slots filled from the
+reading of the tool and its values ("Can you pull up the ticket T-1042?", "The ticket T-1042 is no longer
+needed.")."""
+
+from __future__ import annotations
+
+import re
+
+from app.audit.models import Phrasing
+from app.audit.suite.lexicon import WORDS
+from app.audit.suite.mentions import addressed, file_said, mention_of, spoken_form, unnamed_value, with_name
+from app.audit.suite.phrase_parts import SLOT, Phrased, after_noun, ends_with, is_thing
+from app.audit.suite.placing import paired, placed_values, quoted_at_head, says
+from app.audit.suite.reading import (
+    Reading,
+    frame_data,
+    inflections,
+    plural,
+    singular,
+    uncountable,
+    verb_classes,
+)
+from app.audit.suite.values import Value
+from app.audit.text import split_identifier
+
+
+def framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]:
+    frames = frame_data()[family]
+    slots = _slots(reading, values)
+    phrasing = Phrasing.TASK if family == "task" else Phrasing.INDIRECT
+    out = []
+    verb = reading.verb.split()[-1]
+    fits = WORDS.fits.get(reading.verb_class)
+    last = reading.head.split()[-1].lower() if reading.head.split() else ""
+    code = reading.verb_class == "run" and last in WORDS.code
+    own_fits = (fits is None or verb in fits) and reading.verb_class != "other" and not code
+    own = frames.get(reading.verb_class, []) if own_fits else []
+    # "Would you mark the pull request?": a verb that needs more than its object says nothing alone.
+    other = [] if verb in WORDS.complement else frames.get("other", [])
+    # "Can we get the query run?": code is asked to be run, not to have been run.
+    vague = verb in WORDS.vague or code
+    passive = reading.verb_class not in WORDS.no_passive and not vague
+    measure = last in WORDS.measures
+    containers = WORDS.containers
+    for frame in [*own, *other]:
+        if measure and "{objs}" in frame:
+            continue
+        if "what is in" in frame and (measure or not {last, singular(last)} & set(containers)):
+            continue
+        needed = set(SLOT.findall(frame))
+        if "done" in needed and not passive:
+            continue
+        if needed <= {k for k, v in slots.items() if v is not None}:
+            text = frame.format(**{k: v or "" for k, v in slots.items()})
+            if slots["query"] and re.search(r"[*?]", slots["query"]):
+                text = text.replace(' about "', ' matching "')  # a pattern ("*.log") is matched, not talked about
+            out.append(Phrased(text, phrasing))
+    return out
+
+
+def listing(verb: str) -> bool:
+    """Whether a verb lists or searches: its plural object stays plural when a value narrows it."""
+    return verb_classes().get(verb) in WORDS.listing
+
+
+def lists(reading: Reading) -> bool:
+    """A listing ("List commits", "Get list of commits"): its plural object stays plural when a value narrows it."""
+    return reading.verb_class in WORDS.listing or bool(re.match(r"(?:an? |the )?list of ", reading.object.lower()))
+
+
+def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
+    head = reading.head if is_thing(reading.head) else ""
+    first = next((v for v in values if v.role == "ref" and v.noun), None)
+    if first is not None and head.lower() == plural(first.noun) and not lists(reading):
+        head = first.noun  # "switch branches" to one named branch: "switch to the branch release-2.1"
+    # The head with what it belongs to ("the logs of a Kubernetes Pod"), values put where their nouns are.
+    phrase, placed = placed_values(f"the {head} {reading.owner}".strip(), values)
+    rest = [v for v in values if v not in placed]
+    ref = next((v for v in rest if v.role == "ref"), None)
+    scope = next((v for v in rest if v.role == "scope"), None)
+    query = (
+        next((v for v in values if v.role == "query"), None)
+        if reading.verb_class in ("search", "list", "read")
+        else None
+    )
+    content = next((v for v in values if v.role == "content" and v.noun not in ("title", "subject")), None)
+    target = next((v for v in values if v.noun in ("channel", "address", "user")), None)
+    obj, placed = quoted_at_head(phrase, head, values, placed) if head else (phrase, placed)
+    # "the sub issue #1042": the head already has its own value; the other ref says what it belongs to.
+    valued = any(f"the {head} {spoken_form(v)}" in phrase for v in placed)
+    if ref is not None and not ref.noun and ref.param.lower().endswith("name"):
+        obj = with_name(ref, phrase, unnamed_value(head, ref, values))
+    elif ref is not None and not valued and ref.noun and singular(head) != head and lists(reading) and ends_with(
+        head, ref.noun
+    ):
+        obj = f"{phrase} up to the {ref.noun} {spoken_form(ref)}"  # a listing of commits given one: its history
+    elif ref is not None and not valued and ends_with(head, ref.noun):
+        obj = phrase.replace(f"the {head}", f"the {head} {spoken_form(ref)}", 1)
+    elif ref is not None and not valued and (kept := after_noun(head, ref.noun)):
+        # "the pull request branch" of pull request 142: "the branch of the pull request #142" (an owner that
+        # names the same thing, "gist content of a gist", goes: it is that one).
+        if re.search(rf"\b{re.escape(ref.noun)}s?$", reading.owner, re.IGNORECASE):
+            phrase = f"the {head}"
+        obj = phrase.replace(f"the {head}", f"the {kept} of the {ref.noun} {spoken_form(ref)}", 1)
+    elif ref is not None and "assignee" in split_identifier(ref.param):
+        obj = f"{phrase} assigned to {spoken_form(ref)}"
+    elif ref is not None and (said := file_said(ref, reading.verb, head)) is not None:
+        obj = f"{phrase} {said}"
+    elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
+        # What is added goes to the thing ("add the comment to issue #142"); what is read belongs to it.
+        joins = reading.verb.split()[-1] in WORDS.adding and not says("to", phrase)
+        # Work is done on a branch, not of it: "the file config/settings.yaml on the branch main".
+        on_branch = mention_of(ref, reading.verb, head) if ref.noun == "branch" else None
+        obj = f"{phrase} {on_branch or ('to' if joins else 'of') + f' the {ref.noun} {spoken_form(ref)}'}"
+    statement = next((v for v in values if v.role == "statement"), None)
+    code = head.split()[-1].lower() in WORDS.code if head else False
+    if statement is not None and code and f"the {head}" in obj:
+        # A query tool's request gives the query: 'Kick off the SQL query "SELECT ..."', not a bare 'the SQL query'.
+        obj = obj.replace(f"the {head}", f'the {head} "{statement.text}"', 1)
+    # "in payments"; a pair reads "from America/New_York to Asia/Tokyo".
+    scopes = [m for v in rest if v.role == "scope" and v is not target and (m := mention_of(v))]
+    said_where = scope is not None and scope is not target and scopes
+    where = f" {paired(scopes, set(range(len(scopes))))[0]}" if said_where else ""
+    many = singular(head) != head
+    subj, rest = _split_complement(obj) if head else (None, None)
+    return {
+        "subj": subj,
+        "rest": rest,
+        "pwhere": "" if rest else where,
+        "ewhere": where if rest else "",
+        "be": "are" if many else "is",
+        "Are": "Is" if head and uncountable(head) else "Are",
+        "needs": "need" if many else "needs",
+        "done": _participle(reading.verb),
+        "obj": obj if head else None,
+        "thing": singular(head) if head else None,
+        "objs": plural(head) if head else None,
+        "where": where,
+        "query": query.text if query else None,
+        "content": content.text[0].lower() + content.text[1:].rstrip(".") if content else None,
+        "target": addressed(target) if target else None,
+        "verb": _with_particle(reading.verb),
+    }
+
+
+_COMPLEMENT = re.compile(r"(?<!\bassigned)\s(?:to|into|onto)\s(?!\w+\s(?:the|a|an|your|my)\b)")
+
+
+def _split_complement(obj: str) -> tuple[str, str]:
+    """'the issue PROJ-123 to the user dana' -> ('the issue PROJ-123', ' to the user dana'): the part that goes
+    after the verb when the object comes first. An infinitive ('ranges to access the clusters') stays."""
+    match = _COMPLEMENT.search(obj)
+    if match is None:
+        return obj, ""
+    return obj[: match.start()], obj[match.start() :]
+
+
+def _participle(verb: str) -> str | None:
+    """'merge' -> 'merged', 'take' -> 'taken'; None for a verb said with a preposition ('navigate to') or of
+    several words, which would leave the preposition dangling ("still needs to be navigated to")."""
+    if " " in verb.strip() or verb in WORDS.particles:
+        return None
+    forms = inflections(verb, "VBN")
+    return forms[0] if forms else None
+
+
+def _with_particle(verb: str) -> str:
+    """'navigate' -> 'navigate to': a verb that takes its object through a preposition (lexicon.yml `particles`)."""
+    particle = WORDS.particles.get(verb.split()[-1])
+    return f"{verb} {particle}" if particle else verb

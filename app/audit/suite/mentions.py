@@ -1,0 +1,152 @@
+"""How a value is said in a request: a name, a made-up id next to the thing it names, a file, a target."""
+
+from __future__ import annotations
+
+import re
+
+from app.audit.suite.lexicon import WORDS
+from app.audit.suite.phrase_parts import CAMEL, is_thing
+from app.audit.suite.reading import (
+    singular,
+)
+from app.audit.suite.values import Value
+from app.audit.text import split_identifier
+
+
+def unnamed_value(head: str, value: Value, values: list[Value]) -> str:
+    """The head a bare name can name: not one another value already identifies ("the sprint 10001")."""
+    last = singular(head.split()[-1].lower()) if head.split() else ""
+    taken = any(v is not value and v.noun and singular(v.noun.split()[-1].lower()) == last for v in values)
+    return "" if taken else head
+
+
+def with_name(value: Value, obj: str, head: str = "") -> str:
+    """The object with its name said: 'to invoices_archive' for a new name; 'named worker-2' after the word of
+    the object that says what the name is of ('the KubeVirt VirtualMachine web-vm-1 lifecycle' when a noun
+    follows that word); 'of the node worker-2' when the object does not say it ('the resource consumption of the
+    node ...')."""
+    if _names_new(value):
+        return f"{obj} to {value.text}"
+    obj = re.sub(r" by (?:its )?name\b", "", obj)
+    # A bare "name" ("Label name.") names the object the request acts on: "the label named needs-triage from ...".
+    thing = value.named.split()[-1] if value.named else head.split()[-1] if head and value.param == "name" else ""
+    joined = obj.lower().replace(" ", "")
+    if not value.named or not is_thing(thing) or any(singular(w.lower()) in joined for w in value.named.split()):
+        return _after_named_word(obj, thing, _said_name(value.text))
+    said = value.named if any(c.isupper() for c in value.named[1:]) else value.named.lower()
+    return f"{obj} of the {said} {_said_name(value.text)}"
+
+
+def _said_name(text: str) -> str:
+    """A name of several words reads as one only quoted when it is not a title ('named "Sign in"'); 'Web Team',
+    'Sprint 12' and 'frontend' read as they are."""
+    words = text.split()
+    return f'"{text}"' if len(words) > 1 and any(w[:1].islower() for w in words[1:]) else text
+
+
+def _after_named_word(obj: str, thing: str, name: str) -> str:
+    words = obj.split()
+    bare = [re.sub(r"'s$", "", w.strip(",.")) for w in words]
+    at = next(
+        (i for i in range(len(words) - 1, -1, -1) if thing and singular(bare[i].lower()) == singular(thing.lower())),
+        None,
+    )
+    if at is None or at == len(words) - 1:
+        return f"{obj} named {name}"
+    following = words[at + 1].lower()
+    joins = following in WORDS.phrase_prepositions | {"and", "or"}
+    if words[at].endswith("'s"):
+        words[at] = f"{bare[at]} {name}'s"
+    elif singular(bare[at]) != bare[at] and not joins:
+        # 'the nodes stats summary': one name does not go inside a plural modifier.
+        return f"{obj} of the {singular(bare[at])} {name}"
+    elif joins:
+        words[at] = f"{words[at]} named {name}"
+    else:
+        # A noun follows ('VirtualMachine lifecycle'): the name goes between, as in 'the web-vm-1 lifecycle'.
+        words[at] = f"{words[at]} {name}"
+    return " ".join(words)
+
+
+def _names_new(value: Value) -> bool:
+    """`newName`, `new_title`: what a rename makes of the thing ("Rename the collection invoices to archive")."""
+    return "new" in (w.lower() for w in split_identifier(value.param))
+
+
+def addressed(target: Value) -> str:
+    """Where a message goes, as a person says it: '#release', 'the support-escalations channel', 'dana'."""
+    if target.noun == "channel" and not target.text.startswith("#"):
+        return f"the {target.text} channel"
+    return spoken_form(target)
+
+
+def spoken_form(value: Value) -> str:
+    return f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
+
+
+def mention_of(value: Value, verb: str = "", head: str = "") -> str | None:
+    """How a request says a value after its object; `verb` is the request's verb ("Assign ... to dana"), `head` the
+    thing it acts on ("Add a comment ... on the file ...")."""
+    if value.role == "scope":
+        first = value.side or split_identifier(value.param)[0].lower()
+        preposition = "from" if first in WORDS.from_words else "to" if first in WORDS.to_words else "in"
+        return f"{preposition} {spoken_form(value)}"
+    if value.noun == "time":
+        return f"at {value.text}"
+    if value.role == "statement":
+        return f': "{value.text}"'
+    if value.role == "query":
+        return f'for "{value.text}"'
+    if value.role == "content":
+        if value.noun in ("title", "subject"):
+            return f'titled "{value.text}"'
+        # What goes with an action rather than being its text: 'with the commit message "..."'.
+        if value.noun in ("commit message", "comment"):
+            return f'with the {value.noun} "{value.text}"'
+        return f'saying "{value.text}"'
+    if value.role == "ref":
+        # A made-up id ("T-1042") only reads well next to the thing it names, not as an afterthought.
+        made_up = re.fullmatch(r"[A-Z]-1042", value.text)
+        if not value.noun or made_up:
+            return None
+        if verb.split()[-1:] == ["assign"] and value.noun == "user":
+            return f"to {spoken_form(value)}"  # 'Assign the issue PROJ-123 to dana', not '... for user dana'
+        if "assignee" in split_identifier(value.param):
+            return f"assigned to {spoken_form(value)}"
+        if (said := file_said(value, verb, head)) is not None:
+            return said
+        # Work happens on a branch ("Run the workflow on the branch main"), comes from a source one and goes into a
+        # target one; other refs say what the request is for.
+        first = value.side or split_identifier(value.param)[0].lower()
+        if value.noun == "branch":
+            preposition = "from" if first in WORDS.from_words else "into" if first in WORDS.to_words else "on"
+        else:
+            preposition = "for"
+        return f"{preposition} the {value.noun} {spoken_form(value)}"
+    if value.noun == "date":
+        first = split_identifier(value.param)[0]
+        return f"{first if first in ('since', 'until', 'after', 'before', 'from') else 'on'} {value.text}"
+    # A camel-case member ("externalOnly") is a program's word, not a person's.
+    spoken = re.fullmatch(r"[A-Za-z][A-Za-z -]{0,20}", value.text) and not CAMEL.search(value.text)
+    # "with action create", "with method get": which operation to run is the request's verb, not a setting.
+    operation = WORDS.operation_words & set(split_identifier(value.param))
+    if value.source == "enum" and spoken and not operation:
+        # "sortBy: name" is said "sorted by name", not "with sort by name".
+        if value.noun.split()[:1] in (["sort"], ["order"]) and value.noun.split()[-1] == "by":
+            return f"sorted by {value.text}"
+        return f"with {value.noun} {value.text}"
+    return None
+
+
+
+
+def file_said(value: Value, verb: str, head: str) -> str | None:
+    """Where a file goes in a request: what is uploaded comes from it ('Upload an attachment to the page P-1042
+    from the file ...'), a comment is made on it; None for other values and actions."""
+    if value.noun != "file":
+        return None
+    if verb.split()[-1:] and verb.split()[-1] in WORDS.from_file:
+        return f"from the file {spoken_form(value)}"
+    if head.lower().split()[-1:] == ["comment"]:
+        return f"on the file {spoken_form(value)}"
+    return None

@@ -1,0 +1,74 @@
+"""What the request wording modules share: a worded request (`Phrased`), whether a head names a thing
+(`is_thing`), and the patterns of a noun phrase."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from app.audit.models import Phrasing
+from app.audit.suite.lexicon import WORDS
+from app.audit.suite.reading import (
+    lemmas,
+    singular,
+)
+
+# Up to two words that open a noun phrase before its head: an article, a possessive, "specific", "another".
+DETERMINER = (
+    r"(?:(?:a|an|the|its|their|one|single|specific|specified|given|particular|existing|another|different)\s+){0,2}"
+)
+# A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
+MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|a|an|and|or|whether|if|that|which)\b)(?![#/'’])"
+# Words after a noun that do not make it a modifier of the next: 'the user is a member of' names the user.
+NOT_NOUNS = WORDS.phrase_prepositions | {"and", "or", "is", "are", "was", "were", "has", "have"}
+SLOT = re.compile(r"\{(\w+)\}")
+CAMEL = re.compile(r"[a-z][A-Z]")
+MAX_WORDS = 30
+
+
+@dataclass(frozen=True)
+class Phrased:
+    """One request and the family it belongs to."""
+
+    text: str
+    phrasing: Phrasing
+
+
+def ends_with(head: str, noun: str) -> bool:
+    """Whether the head names the ref's thing: 'sub issue' and 'Jira issue' end in 'issue' (a ref without a noun
+    is the head's own)."""
+    if not noun:
+        return True
+    return bool(head.split()) and singular(head.split()[-1].lower()) == singular(noun.split()[-1].lower())
+
+
+def after_noun(head: str, noun: str) -> str:
+    """The rest of a head that opens with the ref's noun ('pull request branch' -> 'branch'), or ''."""
+    words, lead = head.split(), noun.lower().split()
+    opens = len(words) > len(lead) and [w.lower() for w in words[: len(lead)]] == lead
+    return " ".join(words[len(lead) :]) if opens else ""
+
+
+
+
+@cache
+def is_thing(head: str) -> bool:
+    """Whether a head ends on a word a frame can say 'the ...' of: 'Helm release' or 'commit' yes,
+    'simulated', 'so' or 'Reprioritize' no. Words lemminflect does not know ('PipelineRun', 'kcp') count as
+    names of things, unless they end like a verb ('-ize')."""
+    words = head.split()
+    if not words:
+        return False
+    last = words[-1].lower()
+    known = lemmas(last)
+    if last in WORDS.not_things:
+        return False
+    if "NOUN" in known or last.endswith("ing"):
+        return True
+    # Verbs stay ('commit', 'deploy' name things here); adjectives, adverbs and participles do not.
+    if known:
+        return "VERB" in known and not last.endswith("ed")
+    # 'Unresolve', 'Reprioritize': a verb with a prefix or a verb's ending, not a thing.
+    prefixed = last[:2] in ("un", "re") and "VERB" in lemmas(last[2:])
+    return not prefixed and not last.endswith(("ize", "ise", "ify"))

@@ -1,0 +1,252 @@
+"""Placing a request's values in its object phrase ("the ticket T-1042", "the branch main of acme/webshop"):
+each value once, where a person would say it."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from app.audit.suite.lexicon import WORDS
+from app.audit.suite.mentions import mention_of, spoken_form, unnamed_value, with_name
+from app.audit.suite.phrase_parts import DETERMINER, MODIFIER, NOT_NOUNS, after_noun, ends_with, is_thing
+from app.audit.suite.reading import (
+    lemmas,
+    plural,
+    singular,
+)
+from app.audit.suite.values import Value
+
+
+def owned_object(words: str, values: list[Value], verb: str) -> tuple[str, str, list[Value]]:
+    """A name's object that opens with a value's thing says whose it is: 'job logs' with the job #1042 given is
+    'the logs of the job #1042', 'issue comment' is added to the issue #142 (the object, its head, the values left
+    to say). Not when two values are of that thing ('issue link' of PROJ-123 and PROJ-456)."""
+    for value in values:
+        kept = after_noun(words, value.noun) if value.noun and value.role in ("ref", "scope") else ""
+        first, last = (kept.split()[0], kept.split()[-1]) if kept else ("", "")
+        if not kept or first in WORDS.phrase_prepositions or not is_thing(last) or kept == "details":
+            continue  # "the details of the notification" is the notification itself
+        if any(v is not value and v.noun.split()[-1:] == value.noun.split()[-1:] for v in values):
+            break
+        joins = "to" if verb in WORDS.adding else "of"
+        said = f"the {kept} {joins} the {value.noun} {spoken_form(value)}"
+        return said, kept, [v for v in values if v is not value]
+    return words, words, values
+
+
+def can_name(word: str) -> bool:
+    """Not a participle ("annotated"): lemminflect lacks the noun reading of some nouns ("commit", "log")."""
+    known = lemmas(word)
+    return not (word.endswith("ed") and known and "NOUN" not in known)
+
+
+def names_a_thing(words: list[str], i: int) -> bool:
+    """'pull request', 'merge request', 'feature request': the verb-looking word is part of a noun."""
+    after, before = words[i + 1 : i + 2], words[i - 1 : i] if i else []
+    return (words[i] in ("pull", "merge") and after[:1] and after[0].startswith("request")) or (
+        words[i] == "request" and before[:1] in (["pull"], ["merge"], ["feature"])
+    )
+
+
+def placed_values(obj: str, values: list[Value], *, one: bool = False, later: bool = False) -> tuple[str, list[Value]]:
+    """Each value put where the phrase names its thing: 'in a GitHub repository' -> 'in the GitHub repository
+    acme/webshop'; returns the phrase and the values placed. With `one` (an action on one thing, not a listing),
+    a plural object is the one thing the value names: 'Check out the branches' -> 'Check out the branch main'.
+    With `later` (a description's own phrase), a mention that modifies the next noun is passed over for a later
+    one: "issue field values for an issue" -> "... for the issue #142"."""
+    obj, done = _two_named(obj, values)
+    for value in values:
+        if value in done:
+            continue
+        named = value.noun and value.role in ("ref", "scope")
+        nouns = WORDS.noun_synonyms.get(value.noun, (value.noun,)) if named else ()
+        if one and value.role == "ref" and value.noun and re.sub(r"^the ", "", obj.lower()) == plural(value.noun):
+            nouns = (*nouns, plural(value.noun))
+        for noun in nouns:
+            pattern = _noun_phrase(noun)
+            found = pattern.finditer(obj) if later else itertools.islice(pattern.finditer(obj), 1)
+            match = next(
+                (m for m in found if not _modifies_next(obj[m.end() :]) and not _names_other(m, value, values)), None
+            )
+            if match is None:
+                continue
+            before = obj[: match.start()].split()
+            starts_phrase = (
+                match.start(1) > match.start() or not before or before[-1].lower() in WORDS.phrase_prepositions
+            )
+            thing = value.noun if match.group(2).lower() == plural(value.noun).lower() != value.noun else match.group(2)
+            said = f"{'the ' if starts_phrase else ''}{match.group(1)}{thing} {spoken_form(value)}"
+            obj = obj[: match.start()] + said + obj[match.end() :]
+            done.append(value)
+            break
+    return obj, done
+
+
+# Patterns kept, one per noun or head: a suite places values in tens of thousands of phrases, more distinct
+# patterns than the re module keeps, and compiling one costs more than the search it is for.
+_PATTERNS = 16_384
+
+
+@lru_cache(maxsize=_PATTERNS)
+def _noun_phrase(noun: str) -> re.Pattern[str]:
+    """Where a phrase names `noun`, with its determiner and up to three modifiers before it."""
+    return re.compile(
+        rf"(?<![\w'’-]){DETERMINER}((?:{MODIFIER}[\w-]+\s+){{0,3}}?)({_spaced(noun)})(?:\s+(?:key|id|name|number))?\b(?!\s+(?:#|\d|[A-Z]+-\d))",
+        re.IGNORECASE,
+    )
+
+
+@lru_cache(maxsize=_PATTERNS)
+def _two_of(noun: str) -> re.Pattern[str]:
+    """'the two Jira issues': two of a noun's things, with up to two modifiers."""
+    return re.compile(
+        rf"\b(?:the |a |an )?two ((?:{MODIFIER}[\w-]+\s+){{0,2}}?)({_spaced(plural(noun))})\b", re.IGNORECASE
+    )
+
+
+@lru_cache(maxsize=_PATTERNS)
+def _bare_head(head: str) -> re.Pattern[str]:
+    """The head said as the object itself, not as what something is of ('the title', not 'the title of')."""
+    return re.compile(rf"(?<![\w-])(?:(?:the|a|an) )?{re.escape(head)}\b(?![\w-])(?! of\b)", re.IGNORECASE)
+
+
+def _two_named(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
+    """'a link between two Jira issues' with two issue keys given: 'between the Jira issues PROJ-123 and PROJ-456'."""
+    by_noun: dict[str, list[Value]] = {}
+    for value in values:
+        if value.role == "ref" and value.noun:
+            by_noun.setdefault(value.noun.split()[-1], []).append(value)
+    for noun, pair in by_noun.items():
+        match = _two_of(noun).search(obj)
+        if len(pair) == 2 and match:
+            said = f"the {match.group(1)}{match.group(2)} {spoken_form(pair[0])} and {spoken_form(pair[1])}"
+            return obj[: match.start()] + said + obj[match.end() :], pair
+    return obj, []
+
+
+def _joined(mentions: list[str]) -> list[str]:
+    """Two values of one kind said together: 'for the issues PROJ-123 and PROJ-456', not 'for the issue ... for the
+    issue ...'."""
+    out: list[str] = []
+    for mention in mentions:
+        this, last = _for_ref(mention), _for_ref(out[-1]) if out else None
+        if this and last and this[0] == last[0]:
+            out[-1] = f"for the {plural(this[0])} {last[1]} and {this[1]}"
+        else:
+            out.append(mention)
+    return out
+
+
+def _for_ref(mention: str) -> tuple[str, str] | None:
+    """'for the issue PROJ-123', 'for the first ticket WEB-142': a ref said after the object, as (the last word of
+    its noun, its value)."""
+    words = mention.split()
+    return (words[-2], words[-1]) if len(words) >= 4 and words[:2] == ["for", "the"] else None
+
+
+def _spaced(noun: str) -> str:
+    """A pattern for a noun of several words, written with spaces or hyphens ("sub issue", "sub-issue")."""
+    return r"[\s-]".join(re.escape(word) for word in noun.split())
+
+
+def _names_other(match: re.Match[str], value: Value, values: list[Value]) -> bool:
+    """'the sub issue': the phrase names another value's thing (`sub_issue_id`), not this one's (`issue_number`)."""
+    phrase = f"{match.group(1)}{match.group(2)}".lower().replace("-", " ")
+    noun = value.noun.lower()
+    return any(
+        other is not value and other.noun.lower() != noun and other.noun.lower().endswith(f" {noun}")
+        and other.noun.lower() in phrase
+        for other in values
+    )
+
+
+def _repeats(mention: str, tail: list[str], obj: str) -> bool:
+    """A second 'saying ...' or 'with ...', or a setting the object already names ('the status' + 'with status')."""
+    kind, *said = mention.split()
+    if kind in ("saying", "with") and any(t.split()[0] == kind for t in tail):
+        return True
+    setting = said[1] if said[0] == "the" and len(said) > 1 else said[0]  # 'with the comment "..."': comment
+    # A second "with" reads as a list of settings: "the directory with sizes with sort by name".
+    return kind == "with" and (f" {setting}" in f" {obj.lower()}" or " with " in f" {obj} ")
+
+
+def _modifies_next(after: str) -> bool:
+    """'repository pull requests': a noun followed by another noun modifies it; a value can't go between."""
+    following = after.split()[:1]
+    participle = bool(following) and following[0].lower().endswith("ed")  # 'a board filtered by JQL'
+    return bool(following) and following[0].isalpha() and following[0].lower() not in NOT_NOUNS and not participle
+
+
+def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, verb: str = "") -> str:
+    """Put each value where the object names its thing, else after it: 'in a repository' -> 'in acme/webshop'.
+    `verb` is the request's verb: a thing moved or copied goes "to" its target ('Move the page P-1042 to ENG')."""
+    obj, placed = placed_values(obj, values, one=one, later=True)
+    obj, placed = quoted_at_head(obj, head, values, placed)
+    tail: list[str] = []
+    places: set[int] = set()
+    adds = bool(verb) and verb.split()[-1].lower() in WORDS.adding
+    takes = bool(verb) and verb.split()[-1].lower() in WORDS.taking
+    for value in values:
+        if value in placed:
+            continue
+        if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
+            obj = with_name(value, obj, unnamed_value(head, value, values))
+        elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
+            at = obj.lower().index(head.lower())
+            before = re.sub(rf"{DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
+            obj = f"{before}the {obj[at : at + len(head)]} {spoken_form(value)}{obj[at + len(head) :]}"
+        elif (mention := mention_of(value, verb, head)) is not None and not _repeats(mention, tail, obj):
+            if adds and value.role == "ref" and mention.startswith("for the ") and not says("to", obj, tail):
+                mention = f"to {mention.removeprefix('for ')}"  # what is added goes to a thing: "to the issue #142"
+            elif takes and value.role == "ref" and mention.startswith("for the ") and not says("from", obj, tail):
+                mention = f"from {mention.removeprefix('for ')}"  # and what is removed comes from one
+            elif not one and value.role == "ref" and singular(head) != head and ends_with(head, value.noun):
+                mention = f"up to the {value.noun} {spoken_form(value)}"  # a listing of commits given one: its history
+            if value.role == "scope" and mention.startswith("in ") and value.noun and places:
+                # A second place says what it is: 'in payments in the cluster prod-eu', not '... in prod-eu'.
+                mention = f"in the {value.noun} {spoken_form(value)}"
+            tail.append(mention)
+            if value.role == "scope":
+                places.add(len(tail) - 1)
+    moved = verb.split()[-1].lower() in WORDS.moving if verb else False
+    said = _joined(paired(tail, places, moved=moved and " to " not in f" {obj} "))[:2]
+    # Two things the request is for are said once: "for the service desk 4 and the request type 23".
+    for i, mention in enumerate(said):
+        earlier = " for the " in f" {obj} " or any(m.startswith("for the ") for m in said[:i])
+        if earlier and mention.startswith("for the ") and " and " not in f" {obj} {' '.join(said[:i])} ":
+            said[i] = f"and {mention.removeprefix('for ')}"
+    # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
+    said.sort(key=lambda mention: mention.startswith(":"))
+    return " ".join([obj, *said])
+
+
+def says(preposition: str, obj: str, tail: Sequence[str] = ()) -> bool:
+    """Whether the request already says where a thing goes ("to ENG") or comes from ("from the issue #142")."""
+    return f" {preposition} " in f" {obj} " or any(t.startswith(f"{preposition} ") for t in tail)
+
+
+def quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value]) -> tuple[str, list[Value]]:
+    """Text that is the object itself goes after it: 'Type the text "hello" into the element', 'Wait for the text
+    "Saved" to appear', not '... saying "hello"'."""
+    said = next((v for v in values if v.role == "content" and v.noun and v.noun == head.lower()), None)
+    # "the title of the issue" with a new title: the value is what it becomes, not which title it is.
+    pattern = _bare_head(head)
+    if said is None or said in placed or not pattern.search(obj):
+        return obj, placed
+    return pattern.sub(f'the {head} "{said.text}"', obj, count=1), [*placed, said]
+
+
+def paired(tail: list[str], places: set[int], *, moved: bool = False) -> list[str]:
+    """Of the mentions at `places` (where values), 'from X' and 'to Y' said together, as one mention: 'from
+    America/New_York to Asia/Tokyo'; alone, 'to DEV' could read as the action's own 'to', so it says 'in DEV',
+    unless the action moves its thing (`moved`): 'Move the issue PROJ-123 to OTHERPROJ'."""
+    start = next((i for i in sorted(places) if tail[i].startswith("from ")), None)
+    end = next((i for i in sorted(places) if tail[i].startswith("to ")), None)
+    if start is None or end is None:
+        lone = start if start is not None else end
+        if moved and lone is not None and lone == end:
+            return tail
+        return [re.sub(r"^(?:from|to) ", "in ", t) if i == lone else t for i, t in enumerate(tail)]
+    return [f"{t} {tail[end]}" if i == start else t for i, t in enumerate(tail) if i != end]
