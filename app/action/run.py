@@ -26,7 +26,7 @@ from app.audit.results import Comparison
 from app.audit.rules.ruleset import load_rules
 from app.commands.git_repo import GitRepo
 from app.commands.server import ServerFlags, list_at_commit, server_config
-from app.config import CONFIG_PATH, RepoConfig
+from app.config import CONFIG_PATH, RepoConfig, load_config
 from app.errors import InputError
 from app.github.events import Target
 from app.render.sarif import render_sarif
@@ -131,6 +131,8 @@ def run_action(
         return _finish(ctx, result, changed=[])
     assert sink.result is not None  # run_review completes the check it starts
     if outcome == Outcome.NO_CHANGES:
+        if not listed:
+            _require_definition_files(repo, ctx, inputs.config_path)
         summary = f"**ToolChoice**: {sink.result.summary}"
         result = ActionResult(conclusion=Conclusion.SUCCESS, comment=sink.comment_state, summary=summary)
         return _finish(ctx, result, changed=[], comment_id=sink.comment_id)
@@ -152,6 +154,21 @@ def run_action(
     source = GitSource(repo, event)
     changed = [] if listed else [p for p in source.changed_files(event.number).paths if config.matches(p)]
     return _finish(ctx, result, changed=changed)
+
+
+def _require_definition_files(repo: GitRepo, ctx: RunContext, config_path: str) -> None:
+    """A config whose paths match no file at either side will never review anything: an InputError saying so (the
+    step fails with it, as `diff --git` does), not a quiet "no tool definitions changed"."""
+    event = ctx.event
+    merge_base = repo.merge_base(event.base_sha, event.head_sha)
+    config = load_config(config_path, text=repo.file_text(config_path, event.base_sha) or "")
+    files = set(repo.tree(merge_base)) | set(repo.tree(event.head_sha))
+    if not any(config.matches(p) for p in files):
+        raise InputError(
+            f"no tool-definition files at {merge_base[:7]} (merge base) or {event.head_sha[:7]} (head): no file "
+            f"matches the paths of {config_path}: {', '.join(config.paths)}. Set `paths:` in {config_path} to the "
+            "files that define your tools (JSON/YAML or Python, TypeScript, Go source)."
+        )
 
 
 def _with_inputs(config: RepoConfig, inputs: ActionInputs) -> RepoConfig:

@@ -219,6 +219,15 @@ def test_no_definition_change_updates_only_an_existing_comment(flow: Workflow) -
     assert "No tool definitions changed" in comment["body"] and comment["edits"] == 1
 
 
+def test_a_config_whose_paths_match_no_file_fails_the_step_with_one_line(flow: Workflow) -> None:
+    flow.base = flow.repo.commit({"mcp/tools.json": None, "app/action/__main__.py": None})
+    flow.head = flow.repo.commit({"README.md": "# server, documented\n"})
+    out = flow.run()
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "::error::ToolChoice: no tool-definition files at" in out.stdout and "Set `paths:`" in out.stdout
+    assert "Traceback" not in out.stdout + out.stderr
+
+
 def test_not_a_pull_request_event_is_a_clear_error(flow: Workflow) -> None:
     flow.event_name = "push"
     out = flow.run()
