@@ -117,12 +117,13 @@ def run_action(
         record=_in_workspace(ctx, inputs.record),
         replay=_in_workspace(ctx, inputs.replay),
     )
+    source = GitSource(repo, event)
     owner, name = ctx.owner_repo
     target = Target(
         owner=owner, repo=name, head_sha=event.head_sha, number=event.number, base_sha=event.base_sha, draft=event.draft
     )
     outcome = run_review(
-        target, source=GitSource(repo, event), sink=sink, reviewer=reviewer, report_url=ctx.run_url,
+        target, source=source, sink=sink, reviewer=reviewer, report_url=ctx.run_url,
         config_path=inputs.config_path, list_sides=list_sides, raise_errors=True,
     )  # fmt: skip
     if outcome == Outcome.SKIPPED:
@@ -151,7 +152,6 @@ def run_action(
     for reason in gate.reasons:
         log(workflow_message("error", f"ToolChoice gate failed: {reason}"))
     config = reviewer.config or RepoConfig()
-    source = GitSource(repo, event)
     changed = [] if listed else [p for p in source.changed_files(event.number).paths if config.matches(p)]
     return _finish(ctx, result, changed=changed)
 

@@ -104,9 +104,9 @@ class AuditReviewer:
 
         config = self.adjust(request.config) if self.adjust else request.config
         budget = config.live.budget
-        live = LiveRun(max_calls=budget.max_calls, max_cost=budget.max_cost) if config.mode == Mode.LIVE_MODEL else None
-        if self.record or self.replay:
-            live = LiveRun(max_calls=budget.max_calls, max_cost=budget.max_cost, record=self.record, replay=self.replay)
+        asked = config.mode == Mode.LIVE_MODEL or self.record or self.replay  # synthetic mode refuses a recording
+        run = LiveRun(max_calls=budget.max_calls, max_cost=budget.max_cost, record=self.record, replay=self.replay)
+        live = run if asked else None
         selector = make_selector(config.mode, model=config.model, concurrency=config.concurrency, live=live)
         plan = PlanOptions(
             scope=config.live.scope, sample=config.live.sample, max_calls=budget.max_calls, max_cost=budget.max_cost

@@ -139,15 +139,12 @@ def test_a_change_decided_by_a_hair_is_marked_a_near_tie() -> None:
     """A synthetic answer with confidence under 0.55 on the head side is a near tie, still counted; a confident one
     is not; a model's own stated confidence never makes a near tie."""
 
-    def answer(confidence: float):
-        return _flips(confidence, confidence)
-
-    close = pair(ScriptedSelector(answer(0.51)))
+    close = pair(ScriptedSelector(_flips(0.51, 0.51)))
     assert [(d.case_id, d.borderline) for d in close.regressions] == [("c2", True)]
     assert [(d.case_id, d.borderline) for d in close.improvements] == [("c1", True)]
-    sure = pair(ScriptedSelector(answer(0.8)))
+    sure = pair(ScriptedSelector(_flips(0.8, 0.8)))
     assert [d.borderline for d in [*sure.regressions, *sure.improvements]] == [False, False]
-    live = ScriptedSelector(answer(0.51))
+    live = ScriptedSelector(_flips(0.51, 0.51))
     live._info = live.info.model_copy(update={"mode": Mode.LIVE_MODEL})
     assert not any(d.borderline for d in pair(live).regressions)
 
