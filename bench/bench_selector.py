@@ -1,6 +1,6 @@
 """Benchmark of the synthetic selector: accuracy beside the BM25 floor, and selections per second.
 
-Run by hand: `PYTHONPATH=. python bench/bench_selector.py [--profile FILE] [--no-speed]`.
+Run by hand: `PYTHONPATH=. python bench/bench_selector.py [--profile FILE] [--no-speed] [--check]`.
 
 Accuracy: the synthetic selector and the BM25 floor (app/audit/bm25_floor.py) run in one process on every
 `../shared/corpora/labeled/*.dev.json` file and on the natural-phrasing set
@@ -31,6 +31,8 @@ from app.selector_factory import synthetic_selector
 ROOT = Path(__file__).resolve().parent.parent
 LABELED = ROOT.parent / "shared" / "corpora" / "labeled"
 NATURAL = ROOT / "tests" / "fixtures" / "natural" / "natural.dev.json"
+# The kept-aside half: read only with --check, once a choice is made, never to make one.
+NATURAL_CHECK = NATURAL.with_name("natural.check.json")
 
 VERBS = "get list create update delete search send archive restore export import sync merge split rank".split()
 NOUNS = (
@@ -164,8 +166,14 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, help="synthetic selector profile (default: the shipped one)")
     parser.add_argument("--no-speed", action="store_true", help="only the accuracy tables")
     parser.add_argument("--no-accuracy", action="store_true", help="only the speed table")
+    parser.add_argument(
+        "--check", action="store_true", help="only the kept-aside natural.check half (report it, choose nothing on it)"
+    )
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}")
+    if args.check:
+        print(accuracy_table(synthetic_selector(args.profile), "Natural phrasing, kept-aside half", [NATURAL_CHECK]))
+        return
     if not args.no_accuracy:
         print(accuracy_tables(synthetic_selector(args.profile)))
     if args.no_speed:
