@@ -1,4 +1,4 @@
-"""Small wording helpers for checks: verb forms, first sentence, name words, schema lookups."""
+"""Small wording helpers for checks: verb forms (lemminflect's), first sentence, name words, schema lookups."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from app.audit.models import Tool
+from app.audit.suite.kept_forms import kept
 from app.audit.text import split_identifier, words
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*[-*#])")
@@ -15,18 +16,20 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*[-*#])")
 
 @lru_cache(maxsize=64)
 def verb_forms(verbs: tuple[str, ...]) -> frozenset[str]:
-    """Inflections of base verbs: delete -> delete, deletes, deleted, deleting; stop -> stopped, stopping."""
-    forms: set[str] = set()
-    for verb in verbs:
-        v = verb.lower()
-        forms.update({v, v + "s", v + "es", v + "ed", v + "ing"})
-        if v.endswith("e"):
-            forms.update({v + "d", v[:-1] + "ing"})
-        if v.endswith("y") and len(v) > 2 and v[-2] not in "aeiou":
-            forms.update({v[:-1] + "ies", v[:-1] + "ied"})
-        if len(v) >= 3 and v[-1] not in "aeiouwxy" and v[-2] in "aeiou" and v[-3] not in "aeiou":
-            forms.update({v + v[-1] + "ed", v + v[-1] + "ing"})
-    return frozenset(forms)
+    """Every form of base verbs, as lemminflect inflects them: delete -> delete, deletes, deleted, deleting;
+    stop -> stopped, stopping; run -> ran; a verb it does not know by its spelling rules (upsert -> upserted)."""
+    return frozenset(form for verb in verbs for form in kept("verb forms", _verb_forms, verb.lower()))
+
+
+# The tags of a verb's forms: base, third person, past, participle, gerund.
+_VERB_TAGS = ("VB", "VBZ", "VBD", "VBN", "VBG")
+
+
+def _verb_forms(verb: str) -> list[str]:
+    # Imported here, only for a verb not kept from an earlier run (app/audit/suite/kept_forms.py).
+    from lemminflect import getInflection
+
+    return sorted({verb, *(form for tag in _VERB_TAGS for form in getInflection(verb, tag))})
 
 
 def first_verb(text_words: Iterable[str], verbs: Iterable[str]) -> str | None:
