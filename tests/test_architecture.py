@@ -86,7 +86,7 @@ ROOMS: dict[str, set[str]] = {
 }
 # What the pure core (app/audit) and the suggestion room may import from outside app/.
 PURE = {"app.audit", "app.suggest"}
-# lemminflect: verb and noun forms for generated requests (app/audit/suite/reading.py); pure data, no I/O.
+# lemminflect: verb and noun forms for generated requests (app/audit/suite/word_forms.py); pure data, no I/O.
 PURE_ALLOWED = {"pydantic", "jsonschema", "yaml", "lemminflect"} | set(sys.stdlib_module_names)
 
 

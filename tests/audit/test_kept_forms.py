@@ -95,19 +95,21 @@ def test_a_second_run_reads_every_word_kept_and_writes_the_same_suite(tools: Pat
 def test_kept_answers_are_lemminflects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from lemminflect import getAllLemmas, getInflection, getLemma
 
-    from app.audit.suite import kept_forms, reading
+    from app.audit.suite import kept_forms, word_forms
 
     monkeypatch.setenv("TOOLCHOICE_CACHE_DIR", str(tmp_path))
     words = ["fetches", "information", "analyses", "unstages", "data", "went", "criteria", "indices", "zorbs"]
-    computed = {w: (reading._all_lemmas(w), reading._lemma(w, "VERB"), reading._inflection(w, "VBZ")) for w in words}
+    computed = {
+        w: (word_forms._all_lemmas(w), word_forms._lemma(w, "VERB"), word_forms._inflection(w, "VBZ")) for w in words
+    }
     for word, (lemmas, lemma, inflected) in computed.items():
         assert {pos: tuple(forms) for pos, forms in lemmas.items()} == getAllLemmas(word)
         assert tuple(lemma) == tuple(getLemma(word, "VERB"))
         assert tuple(inflected) == tuple(getInflection(word, tag="VBZ"))
         for kind, compute, args in (
-            ("lemmas", reading._all_lemmas, (word,)),
-            ("lemma", reading._lemma, (word, "VERB")),
-            ("inflection", reading._inflection, (word, "VBZ")),
+            ("lemmas", word_forms._all_lemmas, (word,)),
+            ("lemma", word_forms._lemma, (word, "VERB")),
+            ("inflection", word_forms._inflection, (word, "VBZ")),
         ):
             kept_forms.kept(kind, compute, *args)
     kept_forms.flush()

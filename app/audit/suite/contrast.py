@@ -30,12 +30,14 @@ from app.audit.suite.placing import with_values
 from app.audit.suite.reading import (
     TOOL_CACHE,
     Reading,
-    base_verb,
-    lemmas,
     read_tool,
-    verb_classes,
 )
 from app.audit.suite.values import Value, named_value, param_values, tool_values
+from app.audit.suite.word_forms import (
+    base_verb,
+    lemmas,
+    verb_classes,
+)
 from app.audit.text import content_stems, split_identifier
 
 # Distinct parameters mentioned in one request at most: beyond two the request reads as a form.

@@ -14,13 +14,15 @@ from app.audit.suite.placing import paired, placed_values, quoted_at_head, says
 from app.audit.suite.reading import (
     Reading,
     frame_data,
+)
+from app.audit.suite.values import Value
+from app.audit.suite.word_forms import (
     inflections,
     plural,
     singular,
     uncountable,
     verb_classes,
 )
-from app.audit.suite.values import Value
 from app.audit.text import split_identifier
 
 

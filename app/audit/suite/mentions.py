@@ -6,10 +6,10 @@ import re
 
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.phrase_parts import CAMEL, is_thing
-from app.audit.suite.reading import (
+from app.audit.suite.values import Value
+from app.audit.suite.word_forms import (
     singular,
 )
-from app.audit.suite.values import Value
 from app.audit.text import split_identifier
 
 

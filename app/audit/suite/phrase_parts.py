@@ -9,7 +9,7 @@ from functools import cache
 
 from app.audit.models import Phrasing
 from app.audit.suite.lexicon import WORDS
-from app.audit.suite.reading import (
+from app.audit.suite.word_forms import (
     lemmas,
     singular,
 )

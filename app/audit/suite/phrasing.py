@@ -31,14 +31,16 @@ from app.audit.suite.reading import (
     TOOL_CACHE,
     Reading,
     frame_data,
-    lemmas,
     operation_members,
-    plural,
     read_tool,
+)
+from app.audit.suite.values import ToolText, Value, tool_text, tool_values
+from app.audit.suite.word_forms import (
+    lemmas,
+    plural,
     singular,
     verb_classes,
 )
-from app.audit.suite.values import ToolText, Value, tool_text, tool_values
 from app.audit.text import split_identifier
 
 # A first name word shared by this share of a server's tools is the server's prefix.

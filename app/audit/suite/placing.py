@@ -11,12 +11,12 @@ from functools import lru_cache
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import mention_of, spoken_form, unnamed_value, with_name
 from app.audit.suite.phrase_parts import DETERMINER, MODIFIER, NOT_NOUNS, after_noun, ends_with, is_thing
-from app.audit.suite.reading import (
+from app.audit.suite.values import Value
+from app.audit.suite.word_forms import (
     lemmas,
     plural,
     singular,
 )
-from app.audit.suite.values import Value
 
 
 def owned_object(words: str, values: list[Value], verb: str) -> tuple[str, str, list[Value]]:

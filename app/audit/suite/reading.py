@@ -4,24 +4,32 @@
 "one ticket"; "List secret scanning alerts in a GitHub repository" as `list` and "secret scanning alerts
 in a GitHub repository", whose head is "secret scanning alerts". Verb forms come from lemminflect (its
 data ships in the wheel); when the description does not start with a verb, the tool's name gives one.
+Word forms (verbs, plurals, lemminflect's answers) live in word_forms.py, the object's parts in object_phrase.py.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 import yaml
 
 from app.audit.models import Tool
 from app.audit.suite.articles import indefinite_article
-from app.audit.suite.kept_forms import kept
 from app.audit.suite.lexicon import WORDS
+from app.audit.suite.object_phrase import (
+    after_container,
+    is_participle,
+    name_object,
+    naming_clause,
+    owner_phrase,
+    trimmed,
+    until_next_action,
+)
+from app.audit.suite.word_forms import base_verb, lemma_of, verb_classes
 from app.audit.text import split_identifier
 
 PHRASINGS_FILE = Path(__file__).with_name("phrasings.yml")
@@ -77,113 +85,6 @@ def frame_data() -> dict[str, Any]:
             if not isinstance(cls, str) or not all(isinstance(f, str) for f in frames):
                 raise ValueError(f"{path}: {family}.{cls} must map a class name to a list of strings (quote 'on')")
     return data
-
-
-@cache
-def verb_classes() -> dict[str, str]:
-    return {verb: cls for cls, verbs in WORDS.classes.items() for verb in verbs}
-
-
-# Words looked up at most: a suite asks lemminflect about the same few thousand words again and again (every tool's
-# name, description and values, once per request family and variant); each of its answers is a fresh deep copy.
-WORD_CACHE = 65_536
-
-
-@lru_cache(maxsize=WORD_CACHE)
-def lemmas(word: str) -> Mapping[str, tuple[str, ...]]:
-    """lemminflect's getAllLemmas, kept: every lemma by part of speech ('VERB', 'NOUN'); read-only."""
-    answer = kept("lemmas", _all_lemmas, word)
-    return MappingProxyType({pos: tuple(forms) for pos, forms in answer.items()})
-
-
-@lru_cache(maxsize=WORD_CACHE)
-def lemma_of(word: str, upos: str) -> tuple[str, ...]:
-    """lemminflect's getLemma, kept: the lemma for a part of speech, guessed for a word it has never seen."""
-    return tuple(kept("lemma", _lemma, word, upos))
-
-
-@lru_cache(maxsize=WORD_CACHE)
-def inflections(lemma: str, tag: str) -> tuple[str, ...]:
-    """lemminflect's getInflection, kept: the forms of `lemma` for a Penn tag ('NNS', 'VBZ', 'VBN')."""
-    return tuple(kept("inflection", _inflection, lemma, tag))
-
-
-# lemminflect is imported only when a word is not kept (app/audit/suite/kept_forms.py): its import and tables
-# cost about 0.3 s a process.
-def _all_lemmas(word: str) -> dict[str, list[str]]:
-    from lemminflect import getAllLemmas
-
-    return {pos: list(forms) for pos, forms in getAllLemmas(word).items()}
-
-
-def _lemma(word: str, upos: str) -> list[str]:
-    from lemminflect import getLemma
-
-    return list(getLemma(word, upos))
-
-
-def _inflection(lemma: str, tag: str) -> list[str]:
-    from lemminflect import getInflection
-
-    return list(getInflection(lemma, tag=tag))
-
-
-@lru_cache(maxsize=WORD_CACHE)
-def base_verb(word: str) -> str | None:
-    """'Fetches' -> 'fetch'; 'List' -> 'list'; 'Current' -> None."""
-    lowered = word.lower()
-    if not lowered.isalpha():
-        return None
-    if lowered in verb_classes():
-        return lowered
-    known = lemmas(lowered)
-    verbs = known.get("VERB")
-    if not verbs:
-        # Words lemminflect has never seen ("Unstages"): an -s form at the head of a description is a verb.
-        if not known and len(lowered) > 4 and lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")):
-            return lemma_of(lowered, "VERB")[0]
-        # "Unresolve", "Reprioritize": a verb it knows behind un- or re-.
-        prefix = lowered[:2]
-        if not known and prefix in ("un", "re") and len(lowered) > 5 and (rest := base_verb(lowered[2:])):
-            return prefix + rest
-        return None
-    lemma = verbs[0]
-    # A noun-only reading ("information") has no VERB lemmas; a verb must inflect to itself or its -s form.
-    if lowered in (lemma, *inflections(lemma, "VBZ")):
-        return lemma
-    return None
-
-
-
-
-def uncountable(phrase: str) -> bool:
-    """'source code' takes 'is' and no plural ('Is there any code ...')."""
-    words = phrase.split()
-    return bool(words) and words[-1].lower() in WORDS.uncountable
-
-
-@lru_cache(maxsize=WORD_CACHE)
-def plural(phrase: str) -> str:
-    """'secret scanning alert' -> 'secret scanning alerts' (the last word inflected)."""
-    words = phrase.split()
-    if not words:
-        return phrase
-    last = words[-1]
-    if (last.endswith("s") and not last.endswith("ss")) or uncountable(last):
-        return phrase
-    forms = inflections(last, "NNS")
-    return " ".join([*words[:-1], forms[0] if forms else last + "s"])
-
-
-@lru_cache(maxsize=WORD_CACHE)
-def singular(phrase: str) -> str:
-    """'new entities' -> 'new entity'."""
-    words = phrase.split()
-    if not words or not words[-1].isalpha() or words[-1].isupper():
-        return phrase
-    lemma = lemma_of(words[-1].lower(), "NOUN")
-    last = lemma[0] if lemma else words[-1]
-    return " ".join([*words[:-1], last if words[-1].islower() else words[-1][: len(last)] or last])
 
 
 def lead_sentence(description: str) -> str:
@@ -267,14 +168,14 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
         verb = named_verb or "use"
         rest = words if words and words[0].lower() not in WORDS.determiners else words[1:]
         if not rest:
-            rest = _name_object(name_words, verb)
+            rest = name_object(name_words, verb)
     if verb == "look" and rest[:1] == ["up"]:
         verb, rest = "lookup", rest[1:]
     # "Create and manage projects", "Create and/or submit a review": the object follows the last verb.
     while len(rest) > 1 and rest[0].lower() in ("and", "or", "and/or", "&") and base_verb(rest[1].strip(",")):
         rest = rest[2:]
     if not rest:
-        rest = _name_object(name_words, verb)
+        rest = name_object(name_words, verb)
     # "Create a new or update an existing issue": both actions share the object after the second one.
     lead_in = next((i for i, w in enumerate(rest) if w.lower() not in WORDS.determiners | {"new"}), len(rest))
     if rest[lead_in : lead_in + 1] in (["or"], ["and"]) and len(rest) > lead_in + 2 and base_verb(rest[lead_in + 1]):
@@ -282,15 +183,15 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
         while rest and rest[0].lower() in WORDS.determiners:  # "an existing issue": the new one is not existing yet
             rest = rest[1:]
         rest = [indefinite_article(rest[0]) if rest else "a", *rest]
-    rest = _until_next_action(rest)
+    rest = until_next_action(rest)
     if len(rest) > _MAX_OBJECT:
         # Cut a long object before its last preposition, never inside a noun phrase.
         cut = max((i for i, w in enumerate(rest[:_MAX_OBJECT]) if w.lower() in WORDS.prepositions), default=_MAX_OBJECT)
         rest = rest[:cut]
-    obj = " ".join(_trimmed(rest, clause=len(rest) <= _MAX_OBJECT))
+    obj = " ".join(trimmed(rest, clause=len(rest) <= _MAX_OBJECT))
     head_words: list[str] = []
     start = rest[1:] if rest and rest[0].lower() in WORDS.prepositions else rest
-    start = _after_container(start)
+    start = after_container(start)
     while start and start[0].lower() in WORDS.determiners | {"new", "multiple", "several"}:
         start = start[1:]
     for i, w in enumerate(start):
@@ -308,7 +209,7 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
         if head_words and (w.endswith("ed") or lowered in WORDS.determiners or lowered in ("is", "are", "that")):
             break
         following = start[i + 1].lower() if i + 1 < len(start) else ""
-        if head_words and _acting(lowered) and following in WORDS.determiners:
+        if head_words and is_participle(lowered) and following in WORDS.determiners:
             break  # "statistics describing the execution": the participle acts on what follows
         head_words.append(w)
     head = " ".join(head_words[:4]) or " ".join(w for w in name_words if w != verb and w not in ("or", "and"))
@@ -317,95 +218,5 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
         verb_class=verb_classes().get(verb, "other"),
         object=obj,
         head=head,
-        owner=_owner(obj, head) or _naming_clause(sentence, head, name_words),
+        owner=owner_phrase(obj, head) or naming_clause(sentence, head, name_words),
     )
-
-
-def _name_object(name_words: list[str], verb: str) -> list[str]:
-    """The thing a name names: 'pull request review' of pull_request_review_write (a last word that is only an
-    action, like 'write', names none)."""
-    rest = [w for w in name_words if w != verb]
-    if len(rest) > 1 and rest[-1] in verb_classes() and "NOUN" not in lemmas(rest[-1]):
-        rest = rest[:-1]
-    return rest
-
-
-def _acting(word: str) -> bool:
-    """'describing', 'showing': a present participle (its lemma is another word)."""
-    lowered = word.lower()
-    return lowered.endswith("ing") and lemma_of(lowered, "VERB")[0] != lowered
-
-
-def _owner(obj: str, head: str) -> str:
-    """The prepositional phrase right after the head, when it names what the head belongs to (≤ 5 words)."""
-    at = obj.find(head)
-    if not head or at < 0:
-        return ""
-    after = obj[at + len(head) :].split()
-    # "statistics describing the execution of ...": a participle that acts on what follows says what they are of.
-    acting = len(after) > 1 and _acting(after[0]) and after[1].lower() in WORDS.determiners
-    if len(after) < 2 or (after[0].lower() not in ("of", "for", "from", "on", "in", "to") and not acting):
-        return ""
-    phrase = [after[0]]
-    limit = 7
-    for w in after[1:9]:
-        # "of documents in a MongoDB collection": a bare noun's own place goes with it.
-        # "owned by a Tekton PipelineRun": a participle's agent stays with it (and may take two words more).
-        agent = w.lower() == "by" and phrase[-1].lower().endswith("ed")
-        of_what = acting and w.lower() == "of"  # "describing the execution of the winning plan"
-        short = len(phrase) <= 2 and w.lower() in ("in", "on", "from")
-        if w.lower() in WORDS.prepositions and not (agent or of_what or short):
-            break
-        if len(phrase) >= limit:
-            break
-        limit += 2 if agent else 0
-        phrase.append(w)
-    phrase = _trimmed(phrase)
-    return " ".join(phrase) if len(phrase) >= 2 else ""
-
-
-def _naming_clause(sentence: str, head: str, name_words: list[str]) -> str:
-    """'that this server is allowed to access' after 'directories', for list_allowed_directories: a short
-    relative clause right after the head is kept when it says a word of the tool's name the head does not."""
-    at = sentence.find(head)
-    if not head or at < 0:
-        return ""
-    after = re.split(r"[.;:()]", sentence[at + len(head) :], maxsplit=1)[0].split()
-    if not after or after[0].lower() not in ("that", "which") or len(after) > 8:
-        return ""
-    said = {w.lower().strip(",.") for w in after} - {w.lower() for w in head.split()}
-    # Not the name's first word: that is often the server's prefix ("kiali_list_mesh_clusters").
-    return " ".join(after) if said & {w.lower() for w in name_words[1:]} else ""
-
-
-def _after_container(words: list[str]) -> list[str]:
-    """'the list of clusters' -> 'clusters': a person asks for the things, not for their list."""
-    lowered = [w.lower() for w in words]
-    for i, w in enumerate(lowered[:4]):
-        if w in WORDS.wrappers and i + 1 < len(lowered) and lowered[i + 1] in ("of", "about", "for", "on"):
-            return words[i + 2 :]
-        if w not in WORDS.determiners and w not in ("detailed", "full", "basic", "all"):
-            break
-    return words
-
-
-def _until_next_action(words: list[str]) -> list[str]:
-    """'a new file or completely overwrite one' -> 'a new file': a second action is a second request."""
-    for i in range(1, len(words) - 1):
-        if words[i].lower() in ("or", "and", "and/or"):
-            following = words[i + 1].lower()
-            if following.endswith("ly") or (following in verb_classes() and base_verb(following)):
-                return words[:i]
-    return words
-
-
-def _trimmed(words: list[str], *, clause: bool = False) -> list[str]:
-    """A cut phrase never ends on 'in the' or 'and'; with `clause` (the phrase was not cut), the preposition that
-    ends a relative clause stays ('the teams the user is a member of')."""
-    ends_open = len(words) > 2 and words[-1].lower() in WORDS.prepositions
-    if clause and ends_open and WORDS.copulas & {w.lower() for w in words[:-2]}:
-        return words
-    loose = WORDS.prepositions | WORDS.determiners | {"and", "or", "its", "their", "current"}
-    while words and words[-1].lower() in loose:
-        words = words[:-1]
-    return words

@@ -5,33 +5,33 @@ member, an enum member, a value quoted in its description after "e.g."), else fr
 what its name says it is (a repository, a path, a channel, an issue number...). Each value carries a role
 saying how a sentence mentions it: the thing acted on (`ref`), where (`scope`), what is written
 (`content`), what is looked for (`query`), or a setting (`other`). Parameters a person would not mention
-(pagination, booleans, objects) get no value.
+(pagination, booleans, objects) get no value. Reading the schema and example_values.yml lives in value_sources.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
 from app.audit.models import Tool
 from app.audit.suite.lexicon import WORDS
-from app.audit.suite.reading import lemmas
-from app.audit.text import split_identifier
-
-# A value quoted in a parameter's description: "(e.g. 'acme/website')", "for example: main".
-_QUOTED_EXAMPLE = re.compile(
-    r"(?:e\.g\.?,?|for example,?|such as|example:)\s*[:(]?\s*[`'\"]([^`'\"\n]{1,40})[`'\"]", re.IGNORECASE
+from app.audit.suite.value_sources import (
+    by_name,
+    command_text,
+    example_data,
+    moved_path,
+    named_thing,
+    names_for,
+    queries_for,
+    role_and_noun,
+    schema_texts,
 )
-_NUMBER_EXAMPLE = re.compile(r"(?:e\.g\.?,?|for example,?|such as)\s*[:(]?\s*(-?\d+(?:\.\d+)?)\b", re.IGNORECASE)
+from app.audit.text import split_identifier
 
 
 @dataclass(frozen=True)
@@ -52,107 +52,10 @@ class Value:
         return self.source in ("examples", "enum", "description")
 
 
-EXAMPLES_FILE = Path(__file__).with_name("example_values.yml")
-
-
-@cache
-def _examples() -> dict[str, Any]:
-    """example_values.yml, read once."""
-    return yaml.safe_load(EXAMPLES_FILE.read_text(encoding="utf-8"))
-
-
-@cache
-def _by_name() -> tuple[tuple[frozenset[str], tuple[str, ...], str, str], ...]:
-    """example_values.yml: (name words that must all appear, values, role, noun), in file order."""
-    data = _examples()
-    rows = []
-    for n, entry in enumerate(data["values"], start=1):
-        if entry.get("role") not in _ROLES or not entry.get("values"):
-            raise ValueError(f"{EXAMPLES_FILE}: entry {n} needs values and a role among {sorted(_ROLES)}")
-        rows.append(
-            (
-                frozenset(str(entry["when"]).split()),
-                tuple(map(str, entry["values"])),
-                entry["role"],
-                str(entry.get("noun", "")),
-            )
-        )
-    return tuple(rows)
-
-
-@cache
-def _by_words(section: str) -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
-    """An example_values.yml section of `when` words and `values` (`queries`, `names`), in file order."""
-    data = _examples()
-    return tuple((frozenset(map(str, e["when"])), tuple(map(str, e["values"]))) for e in data.get(section, []))
-
-
-# Words of a name parameter's description that say what it names, to pick fitting names: "Name of the Pipeline
-# to start", "The name of the source virtual machine", "Kubernetes Pod name".
-_NAME_OF = re.compile(
-    r"\b[Nn]ame of (?:the |a |an )?(?:source |target |new )?([A-Za-z]+(?: [a-z]+)?)|\b([A-Za-z]+) name\b"
-)
-# The thing itself, to say it in a request ("of the node worker-2"): only "name of the X", where X is a noun phrase.
-_NAME_OF_THING = re.compile(
-    r"\bname of (?:the |a |an )?(?:source |target |new )?([A-Za-z]+(?: [A-Za-z]+){0,2})", re.IGNORECASE
-)
-
-
-def _named_thing(param: str, spec: dict[str, Any]) -> str:
-    """What a name parameter names, in words: 'Name of the node to get logs from' -> 'node', 'board_name' ->
-    'board'; '' when neither says."""
-    said = _NAME_OF_THING.search(str(spec.get("description") or ""))
-    if said is not None:
-        words = said.group(1).split()
-        kept = list(itertools.takewhile(lambda w: w.lower() not in WORDS.not_named, words))
-        if kept:
-            return " ".join(kept)
-    # 'board_name' -> 'board'; 'accessibleName' says no thing ('accessible' is no noun).
-    rest = [w for w in split_identifier(param) if w not in ("name", "new")]
-    return " ".join(rest) if rest and "NOUN" in lemmas(rest[-1]) else ""
-
-
-def _names_for(param: str, spec: dict[str, Any], tool: Tool) -> tuple[str, ...]:
-    """Names that fit what a name parameter names (a node, a screenshot...), or () to use the default ones."""
-    said = _NAME_OF.search(str(spec.get("description") or ""))
-    groups = [
-        [w for w in split_identifier(param) if w != "name"],
-        split_identifier(" ".join(g for g in said.groups() if g)) if said else [],
-        split_identifier(tool.name),
-    ]
-    for group in groups:
-        named = {w.lower() for w in group}
-        if texts := next((texts for when, texts in _by_words("names") if when & named), ()):
-            return texts
-    return ()
-
-
-def _command(tokens: list[str], spec: dict[str, Any]) -> str | None:
-    """What a tool that runs a command or a script is asked to run (a command given as a list of words too)."""
-    kind = spec.get("type")
-    items = spec.get("items") if isinstance(spec.get("items"), dict) else {}
-    if kind not in ("string", "array") or (kind == "array" and items.get("type") != "string"):
-        return None
-    commands = _examples().get("commands", {})
-    return next((str(text) for word, text in commands.items() if word in tokens), None)
-
-
-def _moved_path(tokens: list[str], spec: dict[str, Any], tool: Tool) -> str | None:
-    """The from or to path of a tool that moves or copies files ("source", "destination"), else None."""
-    if tokens not in (["source"], ["destination"]) or not {"file", "files", "directory"} & {
-        w.lower() for w in split_identifier(tool.name)
-    }:
-        return None
-    moved = _examples().get("paths", {}).get("moved", [])
-    return moved[0] if tokens == ["source"] else moved[-1]
-
-
-
-
 def _path_value(param: str, spec: dict[str, Any], tool: Tool, named: Value, variant: int) -> Value:
     """A file path as the tool takes it: a directory for tools that list, walk or search directories; a path
     inside the repository for tools that work in one; else an absolute file path."""
-    paths = _examples().get("paths", {})
+    paths = example_data().get("paths", {})
     name = {w.lower() for w in split_identifier(tool.name)}
     if name & set(paths.get("directory_tools", ())) or {"search", "files"} <= name:
         texts = paths["directory"]
@@ -170,12 +73,6 @@ def _path_value(param: str, spec: dict[str, Any], tool: Tool, named: Value, vari
     return named
 
 
-def _queries_for(tool: Tool) -> tuple[str, ...]:
-    """Search texts that fit what the tool searches (places, events, code...), or () to use the default ones."""
-    named = {w.lower() for w in split_identifier(tool.name)}
-    return next((texts for when, texts in _by_words("queries") if when & named), ())
-
-
 _BY_FORMAT = {
     "date": "2026-03-14",
     "date-time": "2026-03-14 09:30",
@@ -184,7 +81,6 @@ _BY_FORMAT = {
     "url": "https://example.com/pricing",
     "uuid": "3f2b8c1e-7d4a-4e0b-9c55-1a2b3c4d5e6f",
 }
-_ROLES = frozenset({"ref", "scope", "content", "query", "other"})
 _SQL = re.compile(r"\bSQL\b|\bSELECT\b|\bINSERT\b")
 _SQL_READS = ("SELECT id, total FROM orders WHERE total > 100", "SELECT count(*) FROM customers")
 # A write tool's description names INSERT first ("INSERT, UPDATE, or DELETE"), and so does its request.
@@ -269,8 +165,8 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
     if not tokens or (set(tokens) <= WORDS.unspoken and not required):
         return None
     kind = spec.get("type")
-    role, noun = _role(tokens)
-    if texts := _schema_texts(spec):
+    role, noun = role_and_noun(tokens)
+    if texts := schema_texts(spec):
         source, text = texts[variant % len(texts)]
         if role == "content" and source == "enum":
             # A member of a list ("+1", "error") is a choice, not text a person writes: a setting, said by the
@@ -282,7 +178,7 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
     fmt = spec.get("format")
     if isinstance(fmt, str) and fmt in _BY_FORMAT:
         return Value(param, _BY_FORMAT[fmt], role, "format", noun)
-    if (command := _command(tokens, spec)) is not None:
+    if (command := command_text(tokens, spec)) is not None:
         return Value(param, command, "statement", "name", "command")
     if kind in ("boolean", "object", "array", "null") or (isinstance(kind, list) and "string" not in kind):
         return None
@@ -304,7 +200,7 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
         return None  # "name_filter": narrowing a listing, not a thing a person names when asking
     if tokens == ["time"]:
         return Value(param, "14:30" if variant % 2 == 0 else "09:00", "other", "name", "time")
-    if (moved := _moved_path(tokens, spec, tool)) is not None:
+    if (moved := moved_path(tokens, spec, tool)) is not None:
         return Value(param, moved, "scope", "name", "")
     if len(tokens) > 1 and tokens[-1] in WORDS.kind_words:
         return None
@@ -313,13 +209,13 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
             return None  # a git branch has a name; a "branchId" of a tool not about git is a line of thought
         if named.role == "content" and _commit_message(tokens, spec, tool):
             return named_value("commit_message", variant=variant)
-        if named.role == "query" and (texts := _queries_for(tool)):
+        if named.role == "query" and (texts := queries_for(tool)):
             return Value(param, texts[variant % len(texts)], "query", "name", named.noun)
         if named.noun == "file":
             return _path_value(param, spec, tool, named, variant)
         if named.role == "ref" and not named.noun:
-            texts = _names_for(param, spec, tool) or (named.text,)
-            return Value(param, texts[variant % len(texts)], "ref", "name", "", _named_thing(param, spec))
+            texts = names_for(param, spec, tool) or (named.text,)
+            return Value(param, texts[variant % len(texts)], "ref", "name", "", named_thing(param, spec))
         return named
     if tokens[-1] == "ref":
         # A git ref is a branch a person names; elsewhere a ref is a machine reference ("startRef: e12").
@@ -351,35 +247,10 @@ def _commit_message(tokens: list[str], spec: dict[str, Any], tool: Tool) -> bool
 def named_value(param: str, *, variant: int = 0) -> Value | None:
     """A value from what the parameter's name says it is, whatever its type ('latitude' -> 38.72)."""
     tokens = split_identifier(param)
-    for need, options, name_role, name_noun in _by_name():
+    for need, options, name_role, name_noun in by_name():
         if need <= set(tokens) and not (name_role in ("content", "query") and tokens[-1] in WORDS.id_words):
             return Value(param, options[variant % len(options)], name_role, "name", name_noun)
     return None
-
-
-def _schema_texts(spec: dict[str, Any]) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
-    examples = spec.get("examples")
-    if isinstance(examples, list):
-        found += [("examples", str(e)) for e in examples if isinstance(e, str | int) and not isinstance(e, bool)]
-    enum = spec.get("enum")
-    if isinstance(enum, list):
-        found += [("enum", e) for e in enum if isinstance(e, str) and e.strip() and e.lower() not in WORDS.bland]
-    description = spec.get("description")
-    if isinstance(description, str):
-        found += [("description", m.group(1).strip()) for m in _QUOTED_EXAMPLE.finditer(description)]
-        if spec.get("type") in ("integer", "number"):
-            # "numeric value, e.g., 1, 2, 3": a number needs no quotes.
-            found += [("description", m.group(1)) for m in _NUMBER_EXAMPLE.finditer(description)]
-    return [(s, t) for s, t in found if 0 < len(t) <= 40 and "\n" not in t]
-
-
-def _role(tokens: list[str]) -> tuple[str, str]:
-    for need, _values, role, noun in _by_name():
-        if need <= set(tokens) and not (role in ("content", "query") and tokens[-1] in WORDS.id_words):
-            return role, noun
-    words = [WORDS.spoken_nouns.get(t, t) for t in tokens if t not in ("id", "key", "ref", "name", "number", "num")]
-    return ("ref" if tokens[-1] in ("id", "key", "name", "number", "num") else "other"), " ".join(words)
 
 
 def _object_word(tool: Tool) -> str:
