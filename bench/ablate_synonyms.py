@@ -28,9 +28,10 @@ import loso_selector as ls
 import train_scorer as ts
 
 from app.audit.models import NO_TOOL
-from app.audit.synthetic.index import analysed_words, match_stem
+from app.audit.synthetic.analysis import analysed_words
 from app.audit.synthetic.profiles import Profile
 from app.audit.synthetic.selector import SyntheticSelector
+from app.audit.text import match_stem
 from app.selector_factory import synthetic_selector
 from app.semantic.similarity import shared_similarity
 

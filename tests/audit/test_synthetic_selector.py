@@ -12,8 +12,8 @@ import yaml
 from app.audit.loader import load_definitions
 from app.audit.models import NO_TOOL, Mode
 from app.audit.selection import SelectionRequest
+from app.audit.synthetic.analysis import analyse_tool
 from app.audit.synthetic.arguments import fill_arguments
-from app.audit.synthetic.index import analyse_tool
 from app.audit.synthetic.selector import SyntheticSelector
 from app.audit.synthetic.values import find_values
 from app.errors import InputError

@@ -15,7 +15,8 @@ from app.audit.engine import audit_pair
 from app.audit.loader import load_definitions
 from app.audit.models import NO_TOOL
 from app.audit.selection import SelectionRequest
-from app.audit.synthetic.index import analyse_tool, build_index
+from app.audit.synthetic.analysis import analyse_tool
+from app.audit.synthetic.index import build_index
 from app.audit.synthetic.profiles import read_profile
 from app.audit.synthetic.selector import SyntheticSelector
 from app.audit.synthetic.semantic import MAX_SENTENCES, Cosines, pieces_spans, tool_pieces

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.audit.synthetic.index import Param, analysed_stems
+from app.audit.synthetic.analysis import Param, analysed_stems
 from app.audit.synthetic.values import Found, format_date, format_time
 from app.audit.text import has_token, match_stem, words
 

@@ -7,15 +7,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from app.audit.synthetic.index import (
-    ToolDoc,
-    ToolSetIndex,
-    action_kinds,
-    analyse_tool,
-    build_index,
-    derive_index,
-    with_norms,
-)
+from app.audit.synthetic.analysis import ToolDoc, action_kinds, analyse_tool
+from app.audit.synthetic.index import ToolSetIndex, build_index, derive_index, with_norms
 from app.audit.synthetic.profiles import Profile
 
 # A near-miss list differs from a cached one by a few removed tools; past this many, build anew.

@@ -12,8 +12,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from app.audit.synthetic.analysis import ToolDoc
 from app.audit.synthetic.arguments import Filled, param_kind
-from app.audit.synthetic.index import ToolDoc
 from app.audit.synthetic.profiles import Decision
 from app.audit.synthetic.values import Found
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.audit.synthetic.index import ToolSetIndex, analysed_words
+from app.audit.synthetic.analysis import analysed_words
+from app.audit.synthetic.index import ToolSetIndex
 
 
 @dataclass(slots=True)

@@ -50,6 +50,8 @@ Algorithm (weights and thresholds come from selectors/synthetic.yml, the "profil
 6. Confidence: 0.5 + 0.5 * min(distance of the decision score from the threshold / confidence.scale,
    relative ranking margin over the runner-up), clipped to [0, 1]. The reason names the matched words.
 
+Ranking (step 3) lives in ranking.py, a ranked tool's judgement in judgement.py, the answer in answer.py.
+
 Everything is ordered and tie-broken by position in the tool list, so the same tools and request
 give byte-identical answers.
 """
@@ -59,7 +61,6 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -67,13 +68,16 @@ from typing import Any
 from app.audit.models import NO_TOOL, Mode
 from app.audit.results import Selection, SelectorInfo
 from app.audit.selection import SelectionRequest
-from app.audit.synthetic.arguments import Filled, fill_arguments
+from app.audit.synthetic.analysis import ToolDoc, action_kinds, synonym_map
+from app.audit.synthetic.answer import answer
 from app.audit.synthetic.cache import IndexCache
-from app.audit.synthetic.decision import Evidence, gather, param_kinds, typed_kinds
-from app.audit.synthetic.explain import abstention_reason, no_word_reason
-from app.audit.synthetic.index import ToolDoc, ToolSetIndex, action_kinds, synonym_map
+from app.audit.synthetic.decision import Evidence, typed_kinds
+from app.audit.synthetic.explain import no_word_reason
+from app.audit.synthetic.index import ToolSetIndex
+from app.audit.synthetic.judgement import Scored, decide
 from app.audit.synthetic.profiles import Profile, read_profile
-from app.audit.synthetic.query import Query, in_list, read_request, request_words
+from app.audit.synthetic.query import Query, read_request, request_words
+from app.audit.synthetic.ranking import rank_tools
 from app.audit.synthetic.semantic import (
     Cosines,
     Similarity,
@@ -86,19 +90,6 @@ from app.audit.synthetic.semantic import (
 )
 from app.audit.synthetic.values import Found, find_values
 from app.audit.text import match_stem, words
-
-
-@dataclass(slots=True)
-class _Scored:
-    position: int
-    rank: float
-    matched: list[str]
-    nowhere: list[str]  # request words (as written) that no tool of the list has
-    not_in_tool: list[str]  # request words that other tools have but this one lacks
-    decision: float
-    coverage: float
-    filled: Filled
-    evidence: Evidence
 
 
 class SyntheticSelector:
@@ -161,10 +152,10 @@ class SyntheticSelector:
         """Pick one of `tools` for `intent`, or NO_TOOL."""
         if not tools:
             return Selection(tool=NO_TOOL, confidence=1.0, reason="no tools offered")
-        best, runner_up, index = self._best(tools, intent)
+        best, _, index = self._best(tools, intent)
         if best is None:
             return Selection(tool=NO_TOOL, confidence=1.0, reason=no_word_reason(request_words(intent)))
-        return self._answer(index, best, runner_up)
+        return answer(index, best, self.profile, semantic=self._similarity is not None)
 
     def decision_score(self, tools: list[dict[str, Any]], intent: str) -> float | None:
         """The decision score of the best-ranked tool (None when no tool shares a word with the request)."""
@@ -195,7 +186,7 @@ class SyntheticSelector:
             synonyms=self._synonyms, synonym_weight=self.profile.words.synonym_weight,
         )  # fmt: skip
         actions = self._actions(intent)
-        scores = self._rank(index, query, actions, typed_kinds(found))
+        scores = rank_tools(index, query, actions, typed_kinds(found), self.profile)
         cosines = None
         wanted = bool(scores) or always_cosines
         if wanted and self._similarity is not None and self.profile.semantic is not None:
@@ -208,7 +199,7 @@ class SyntheticSelector:
             cosines = Cosines.of_spans(flat, index.spans)
         return query, found, actions, scores, cosines
 
-    def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[_Scored | None, float, ToolSetIndex]:
+    def _best(self, tools: list[dict[str, Any]], intent: str) -> tuple[Scored | None, float, ToolSetIndex]:
         index = self._cache.index_for(tools)
         query, found, actions, scores, cosines = self._scores(tools, intent, index)
         if not scores:  # no tool shares a word: NO_TOOL (the embedding alone calls too many, bench/RESULTS.md)
@@ -241,9 +232,9 @@ class SyntheticSelector:
         actions: frozenset[str],
         scores: dict[int, float],
         cosines: Cosines | None,
-    ) -> _Scored:
+    ) -> Scored:
         """One ranked tool's decision: its features (against the `other` ranked tool's score) and their score."""
-        judged = self._decide(index, ranked, other, query, found, intent, actions)
+        judged = decide(index, ranked, other, query, found, intent, actions, weak=self._weak, synonyms=self._synonyms)
         if cosines is not None:
             read_cosines(judged.evidence, judged.position, cosines, word_top(scores))
         judged.decision = judged.evidence.score(self.profile.decision)
@@ -252,125 +243,6 @@ class SyntheticSelector:
     def _actions(self, intent: str) -> frozenset[str]:
         """Kinds of action the request's verbs name (read, create, update, delete...)."""
         return frozenset(k for k in (self._action_of.get(match_stem(w)) for w in words(intent)) if k)
-
-    def _rank(self, index: ToolSetIndex, query: Query, actions: frozenset[str], kinds: set[str]) -> dict[int, float]:
-        """Position -> BM25 score less exclusion and action penalties, plus the typed-value boost, of every
-        tool that shares a word with the request."""
-        boost = self.profile.bm25.typed_boost if kinds else 0.0
-        scores: dict[int, float] = {}
-        k1 = self.profile.bm25.k1
-        remap, norms = index.remap, index.norms
-        for term, weight in query.terms.items():
-            postings = index.postings.get(term)
-            if not postings or not index.df.get(term):
-                continue
-            idf = index.idf(term) * weight * (k1 + 1.0)
-            for base_position, tf in postings:
-                i = base_position if remap is None else remap[base_position]
-                if i < 0:
-                    continue
-                scores[i] = scores.get(i, 0.0) + idf * tf / (tf + norms[i])
-        for i, score in scores.items():
-            doc = index.docs[i]
-            if doc.exclusion_terms:
-                score *= 1.0 - _exclusion_share(doc, query.terms)
-            if actions:
-                kind = doc.action
-                if kind is not None and kind not in actions:
-                    score *= 1.0 - self.profile.actions.penalty
-            if boost:
-                score *= 1.0 + boost * len(kinds & param_kinds(doc)) / len(kinds)
-            scores[i] = score
-        return scores
-
-    def _decide(
-        self,
-        index: ToolSetIndex,
-        ranked: tuple[int, float],
-        runner_up: float,
-        query: Query,
-        found: Found,
-        intent: str,
-        actions: frozenset[str],
-    ) -> _Scored:
-        doc = index.docs[ranked[0]]
-        total = 0.0
-        matched: list[str] = []
-        matched_terms: set[str] = set()
-        nowhere: list[str] = []
-        not_in_tool: list[str] = []
-        got = boundary_weight = by_synonym = in_core = 0.0
-        specific = unmatched_specific = long_letters = 0
-        for stem, weight, candidates in query.groups:
-            hits = [(f, t) for t, f in candidates.items() if t in doc.terms]
-            if not hits and stem in query.in_values:
-                continue  # a word inside a value ("acme" of acme/web) need not be the tool's
-            total += weight
-            if not hits:
-                if stem not in self._weak:
-                    anywhere = any(in_list(index, t) for t in candidates)
-                    (not_in_tool if anywhere else nowhere).append(query.surface[stem])
-                    unmatched_specific += 1
-                continue
-            factor, term = max(hits)
-            matched.append(query.surface[stem])
-            got += weight * factor
-            by_synonym += weight * factor if factor < 1.0 else 0.0
-            in_core += weight * factor if term in doc.core_terms else 0.0
-            matched_terms.add(term)
-            specific += stem not in self._weak
-            long_letters += max(0, len(stem) - 3) if stem not in self._weak else 0
-            boundary_weight += weight * factor if term in doc.boundary_terms else 0.0
-        filled = fill_arguments(doc.params, intent, found, self._synonyms)
-        evidence = gather(
-            doc,
-            total=total,
-            got=got,
-            by_synonym=by_synonym,
-            in_core=in_core,
-            matched_terms=matched_terms,
-            margin=_margin(index, ranked[1], runner_up),
-            long_letters=long_letters,
-            intent=intent,
-            actions=actions,
-            specific=specific,
-            unmatched=unmatched_specific,
-            filled=filled,
-            boundary=boundary_weight / (total or 1.0),
-            exclusion=_exclusion_share(doc, query.terms),
-            found=found,
-            query_terms={t for _, _, candidates in query.groups for t, f in candidates.items() if f == 1.0},
-        )
-        coverage = got / (total or 1.0)
-        return _Scored(ranked[0], ranked[1], matched, nowhere, not_in_tool, 0.0, coverage, filled, evidence)
-
-    def _answer(self, index: ToolSetIndex, best: _Scored, runner_up: float) -> Selection:
-        d = self.profile.decision
-        scale = self.profile.confidence.scale
-        doc = index.docs[best.position]
-        above = (best.decision - d.threshold) / scale
-        if best.decision < d.threshold:
-            confidence = _clip(0.5 + 0.5 * min(1.0, -above))
-            reason = _abstention(doc.name, best, d.threshold, semantic=self._similarity is not None)
-            return Selection(tool=NO_TOOL, confidence=confidence, reason=reason)
-        words_text = ", ".join(repr(t) for t in best.matched[:6])
-        evidence = f"{doc.name} matched {words_text} (coverage {best.coverage:.2f}, score {best.decision:.2f})"
-        confidence = _clip(0.5 + 0.5 * min(1.0, above, best.evidence.margin))
-        notes = []
-        if best.filled.required:
-            notes.append(f"{best.filled.required_found:g}/{best.filled.required} required values found")
-        if best.evidence.boundary > 0:
-            notes.append("fits its usage boundary")
-        if best.evidence.exclusion > 0:
-            notes.append("despite its exclusion clause")
-        return Selection(
-            tool=doc.name, arguments=best.filled.arguments, confidence=confidence, reason="; ".join([evidence, *notes])
-        )
-
-
-def _margin(index: ToolSetIndex, best: float, runner_up: float) -> float:
-    """The best tool's ranking lead over the runner-up, relative to its own score (1 when alone)."""
-    return 1.0 if index.size == 1 or best <= 0 else max(0.0, best - runner_up) / best
 
 
 _QUOTED = re.compile(r'"[^"\n]{1,200}"|“[^”\n]{1,200}”')
@@ -383,34 +255,6 @@ def meant(intent: str) -> str:
     "Find a recent news article"')."""
     rest = re.sub(r"\s+([?.!,])", r"\1", _QUOTED.sub("", intent)).strip()
     return rest if len(rest.split()) >= 3 else intent
-
-
-def _abstention(tool: str, best: _Scored, threshold: float, *, semantic: bool) -> str:
-    return abstention_reason(
-        tool,
-        nowhere=best.nowhere,
-        not_in_tool=best.not_in_tool,
-        matched=best.matched,
-        evidence=best.evidence,
-        score=best.decision,
-        threshold=threshold,
-        semantic=semantic,
-    )
-
-
-def _exclusion_share(doc: ToolDoc, terms: dict[str, float]) -> float:
-    """Share of the request's matched weight that only the tool's "do not use for" words explain."""
-    if not doc.exclusion_terms:
-        return 0.0
-    ex = sum(w for t, w in terms.items() if t in doc.exclusion_terms)
-    if ex == 0:
-        return 0.0
-    pos = sum(w for t, w in terms.items() if t in doc.terms)
-    return ex / (ex + pos)
-
-
-def _clip(x: float) -> float:
-    return round(min(1.0, max(0.0, x)), 4)
 
 
 def _pieces_of(doc: ToolDoc, tool: dict[str, Any], reads: str) -> tuple[str, ...]:

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from app.audit.synthetic.analysis import says_something, without_asker
 from app.audit.synthetic.decision import Evidence
-from app.audit.synthetic.index import says_something, without_asker
 from app.audit.synthetic.profiles import Profile
 from app.errors import SelectorError
 

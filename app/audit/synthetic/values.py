@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from app.audit.synthetic.index import analysed_stems
+from app.audit.synthetic.analysis import analysed_stems
 from app.audit.text import match_stem, words
 
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|`([^`]+)`|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
