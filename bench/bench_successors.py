@@ -1,4 +1,4 @@
-"""How often the successor of a removed tool is right (app/audit/successors.py), on before/after pairs with truth.
+"""How often the successor of a removed tool is right (app/audit/successors/), on before/after pairs with truth.
 
     python bench/bench_successors.py TRUTH.json PAIRS_DIR [PAIRS_DIR ...]
 
@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.audit.loader import load_definitions  # noqa: E402
-from app.audit.successors import MIN_CONFIDENCE, find_successors  # noqa: E402
+from app.audit.successors import find_successors  # noqa: E402
+from app.audit.successors.finder import MIN_CONFIDENCE  # noqa: E402
 
 PLAYWRIGHT = "microsoft__playwright-mcp__playwright__2521a67b"
 

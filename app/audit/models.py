@@ -264,7 +264,7 @@ class RuleIgnore(BaseModel):
 
 
 class RuleSettings(BaseModel):
-    """`rules:` in the config. In YAML an override may be written `TC101: off` (see app/config.py)."""
+    """`rules:` in the config. In YAML an override may be written `TC101: off` (see app/config/loader.py)."""
 
     model_config = ConfigDict(extra="forbid")
 
