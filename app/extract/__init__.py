@@ -27,7 +27,7 @@ Public API (stable; the audit, diff and suggest commands call it for source file
   registered by calls (`mcp.tool(name=...)(handler)`, python_calls.py), TS/JS constants and zod schemas of
   relatively imported modules (`import { X } from "./schemas.js"`, `import * as s`), and for Go the constants,
   option helpers and functions of the package folder and of the module's other packages (go.mod): helpers are
-  followed statement by statement with their arguments bound (go_calls.py), types to their declarations for
+  followed statement by statement with their arguments bound (go/statements.py), types to their declarations for
   schemas derived from Go structs (go_structs.py).
 
 Nothing is imported, executed, compiled or built: Python is parsed with `ast.parse`, the others with tree-sitter.
@@ -233,7 +233,7 @@ def _extract_one(
         from app.extract.paths import mcp_go_lists_empty_required
 
         empty_required = mcp_go_lists_empty_required(path) if path.exists() else True
-        from app.extract.go.calls import module_of
+        from app.extract.go.declarations import module_of
 
         module = module_of(path.resolve().parent) if path.exists() else None
         return extract_go(text, file=display, empty_required=empty_required, package=context.package(path),

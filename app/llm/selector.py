@@ -12,7 +12,8 @@ from app.audit.selection import SelectionRequest
 from app.errors import ReplayError
 from app.llm.answer import selection_from_answer
 from app.llm.budget import Prices, approx_call_tokens
-from app.llm.client import ChatClient, Completion
+from app.llm.client import ChatClient
+from app.llm.exchange import Completion
 from app.llm.pool import map_bounded
 from app.llm.profiles import LiveProfile
 from app.llm.tools import map_tools

@@ -8,7 +8,7 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.go.bound import CallSite, enclosing_function, preorder
-from app.extract.go.calls import MAX_DEPTH
+from app.extract.go.statements import MAX_DEPTH
 from app.extract.treesitter import call_args, captures, text
 
 _CALL = "(call_expression) @call"

@@ -10,8 +10,10 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Unresolved
-from app.extract.go.calls import MAX_DEPTH, Elsewhere, parameter_names
+from app.extract.go.calls import Elsewhere
+from app.extract.go.declarations import parameter_names
 from app.extract.go.locals import _changes
+from app.extract.go.statements import MAX_DEPTH
 from app.extract.treesitter import call_args, text
 
 _FUNCTIONS = {"function_declaration", "method_declaration", "func_literal"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
-from app.extract.go.calls import imports_of, type_specs
+from app.extract.go.declarations import imports_of, type_specs
 from app.extract.go.methods import receiver_type
 from app.extract.go.values import GoScope
 from app.extract.treesitter import captures, parser, text

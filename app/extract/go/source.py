@@ -9,7 +9,7 @@ from typing import Any
 from tree_sitter import Node
 
 from app.extract.common import Draft, FileResult, Language, Unresolved, guarded
-from app.extract.go.calls import GoModule
+from app.extract.go.declarations import GoModule
 from app.extract.go.literals import annotations_of, tool_literal
 from app.extract.go.options import Pending, follow_option, options_of
 from app.extract.go.package import GoPackage, cached_package

@@ -1,12 +1,12 @@
 """Go: the module's own functions that build a tool from their parameters (`MustTool("list_items", "List…", h)`),
-one tool listed at each call, read with the function's parameters bound to that call's arguments."""
+one tool listed at each call, read with the function's parameters bound to that call's arguments. Whether a
+function is called at all is found in app/extract/go/callers.py."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tree_sitter import Node
@@ -23,7 +23,9 @@ from app.extract.go.bound import (
     relocated,
     site_of,
 )
-from app.extract.go.calls import MAX_DEPTH, parameter_names
+from app.extract.go.callers import called
+from app.extract.go.declarations import parameter_names
+from app.extract.go.statements import MAX_DEPTH
 from app.extract.treesitter import call_args, captures, local_span, short, span, text
 
 # `mcp.Tool` and the `Tool` types of other packages (wrapper types such as `api.Tool` with the same fields).
@@ -183,46 +185,6 @@ def builds_for_callers(node: Node, name: Node, scope: Any, result: FileResult) -
         return False
     result.listed_at_calls.update(range(function.start_point[0] + 1, function.end_point[0] + 2))
     return True
-
-
-def called(decl: Node, scope: Any) -> bool:
-    """True when the function or method `decl` of this file's package is called in the package or the module."""
-    package = scope.package
-    if package is None:
-        return False
-    function = text(decl.child_by_field_name("name") or decl)
-    before = r"\." if decl.type == "method_declaration" else r"(?<![\w.])"
-    pattern = re.compile(rf"{before}{re.escape(function)}\s*[(\[]")
-    if any(pattern.search(text(t.root_node).replace(f"func {function}", "")) for t in package.trees):
-        return True
-    if scope.module is None or scope.folder is None:
-        return False
-    try:
-        relative = scope.folder.relative_to(scope.module.root).as_posix()
-    except ValueError:
-        return False
-    path = scope.module.path + ("" if relative == "." else f"/{relative}")
-    key = ("called from", str(scope.module.root), path, function)
-    if key not in scope.wrapped:
-        scope.wrapped[key] = _imported_call(scope.module.root, path, function)
-    return bool(scope.wrapped[key])
-
-
-def _imported_call(root: Path, import_path: str, function: str) -> bool:
-    from app.extract.paths import walk
-
-    quoted = f'"{import_path}"'
-    pattern = re.compile(rf"\.{re.escape(function)}\s*[(\[]")
-    for file in walk(root):
-        if file.suffix != ".go" or file.name.endswith("_test.go"):
-            continue
-        try:
-            source = file.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        if quoted in source and pattern.search(source):
-            return True
-    return False
 
 
 def read_calls(root: Node, scope: Any, result: FileResult, build: Build) -> None:
