@@ -166,7 +166,7 @@ def _delta(
 
 def tool_changes(before: AuditReport, after: AuditReport) -> list[ToolChange]:
     """Added, removed, changed (which fields) and renamed tools, by definition hashes; a removed tool with a
-    successor names it (app/audit/successors.py: a rename is a successor found by an unchanged definition)."""
+    successor names it (app/audit/successors/: a rename is a successor found by an unchanged definition)."""
     old, new = before.tool_field_hashes, after.tool_field_hashes
     changes: list[ToolChange] = []
     for name in sorted(set(old) & set(new)):

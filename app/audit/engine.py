@@ -184,7 +184,7 @@ def audit_pair(
     the model write the cases too, as before plans existed. A synthetic selector asks every case.
 
     Removed tools' cases are judged on head against their successors: the `successors` the repository names,
-    else those app/audit/successors.py finds; added tools' cases are judged on base against their predecessors
+    else those app/audit/successors/ finds; added tools' cases are judged on base against their predecessors
     (the successors found the other way), so a rename or a merge compares the same requests on both sides.
     """
     ruleset = rules or load_rules()

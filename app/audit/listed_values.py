@@ -2,7 +2,7 @@
 an `enum` ("1. get - Get details", "action: One of: ``create``, ``update``.").
 
 Real servers often write the operations of a consolidated tool this way, and a model reads them there; so the
-successor finder (app/audit/successors.py) and the synthetic selector's argument filler read them too.
+successor finder (app/audit/successors/) and the synthetic selector's argument filler read them too.
 """
 
 from __future__ import annotations

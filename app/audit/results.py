@@ -112,7 +112,7 @@ class AuditReport(BaseModel):
     cases: list[Case] = Field(default_factory=list)
     totals: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
-    # A before/after: where the requests of the tools this side lacks were judged (app/audit/successors.py): on
+    # A before/after: where the requests of the tools this side lacks were judged (app/audit/successors/): on
     # head the removed tools' successors, on base the new tools' predecessors.
     successors: list[Successor] = Field(default_factory=list)
 

@@ -101,7 +101,7 @@ def run_suite(
 ) -> list[Run]:
     """Run every case of `suite` against `toolset` (only those in `asked`, when given); cases that cannot run,
     or were not asked, are recorded, unscored. A case expecting a tool absent here that has a successor is judged
-    against the successor (app/audit/successors.py)."""
+    against the successor (app/audit/successors/)."""
     by_name = toolset.by_name()
     pending: list[tuple[Case, SelectionRequest]] = []
     skipped: dict[str, str] = {}

@@ -59,7 +59,7 @@ def short(value: str | None, n: int = 12) -> str:
     return text[:n] if _SHA.fullmatch(text) else text
 
 
-# How a removed tool's successor was found (app/audit/successors.py), as a reader says it.
+# How a removed tool's successor was found (app/audit/successors/), as a reader says it.
 FOUND_BY = {
     "config": "from the config",
     "renamed": "renamed",

@@ -1,4 +1,4 @@
-"""Successors of removed tools (app/audit/successors.py): found in order, judged on head, shown, configured.
+"""Successors of removed tools (app/audit/successors/): found in order, judged on head, shown, configured.
 
 The tool sets are our own (tests/fixtures/successors/: a calendar merge, a bookmark split, a forecast rename)
 or written inline here; the playwright pair of ../shared is checked where the corpus is present.
