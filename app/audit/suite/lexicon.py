@@ -28,6 +28,8 @@ class Lexicon(BaseModel):
     uncountable: frozenset[str]
     not_things: frozenset[str]
     not_modifiers: frozenset[str]
+    phrase_openers: frozenset[str]
+    not_before_head: frozenset[str]
     operation_words: frozenset[str]
     operation_classes: frozenset[str]
     unspoken: frozenset[str]

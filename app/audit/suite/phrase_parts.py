@@ -15,13 +15,11 @@ from app.audit.suite.word_forms import (
 )
 
 # Up to two words that open a noun phrase before its head: an article, a possessive, "specific", "another".
-DETERMINER = (
-    r"(?:(?:a|an|the|its|their|one|single|specific|specified|given|particular|existing|another|different)\s+){0,2}"
-)
+DETERMINER = rf"(?:(?:{'|'.join(sorted(WORDS.phrase_openers))})\s+){{0,2}}"
 # A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
-MODIFIER = r"(?!(?:in|for|from|of|to|on|by|with|at|as|into|within|the|a|an|and|or|whether|if|that|which)\b)(?![#/'’])"
+MODIFIER = rf"(?!(?:{'|'.join(sorted(WORDS.not_before_head))})\b)(?![#/'’])"
 # Words after a noun that do not make it a modifier of the next: 'the user is a member of' names the user.
-NOT_NOUNS = WORDS.phrase_prepositions | {"and", "or", "is", "are", "was", "were", "has", "have"}
+NOT_NOUNS = WORDS.phrase_prepositions | WORDS.copulas | {"and", "or", "has", "have"}
 SLOT = re.compile(r"\{(\w+)\}")
 CAMEL = re.compile(r"[a-z][A-Z]")
 MAX_WORDS = 30
