@@ -251,7 +251,7 @@ def _said(value: Value) -> str:
     text = f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
     if text.startswith("#") and "number" in words:
         text = f"number {value.text}"  # 'issue number 142': the parameter's own word, as a person says it
-    if kept[0] in ("since", "until", "after", "before"):
+    if kept[0] in WORDS.time_prepositions:
         return f"{kept[0]} {text}"
     if value.role in ("content", "query"):
         return f'with the {" ".join(kept)} "{text}"'

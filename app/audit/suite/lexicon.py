@@ -30,6 +30,7 @@ class Lexicon(BaseModel):
     not_modifiers: frozenset[str]
     phrase_openers: frozenset[str]
     not_before_head: frozenset[str]
+    time_prepositions: frozenset[str]
     operation_words: frozenset[str]
     operation_classes: frozenset[str]
     unspoken: frozenset[str]

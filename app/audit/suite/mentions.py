@@ -125,7 +125,7 @@ def mention_of(value: Value, verb: str = "", head: str = "") -> str | None:
         return f"{preposition} the {value.noun} {spoken_form(value)}"
     if value.noun == "date":
         first = split_identifier(value.param)[0]
-        return f"{first if first in ('since', 'until', 'after', 'before', 'from') else 'on'} {value.text}"
+        return f"{first if first in WORDS.time_prepositions | {'from'} else 'on'} {value.text}"
     # A camel-case member ("externalOnly") is a program's word, not a person's.
     spoken = re.fullmatch(r"[A-Za-z][A-Za-z -]{0,20}", value.text) and not CAMEL.search(value.text)
     # "with action create", "with method get": which operation to run is the request's verb, not a setting.

@@ -186,7 +186,7 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
         if set(tokens) & (WORDS.numbered | {"id"}):
             return Value(param, "1042" if "id" in tokens else "142", "ref", "name", noun)
         return None
-    if {"date", "since", "until", "after", "before"} & set(tokens):
+    if ({"date"} | WORDS.time_prepositions) & set(tokens):
         end = "until" in tokens or "before" in tokens
         return Value(param, "2026-03-01" if end else "2026-02-01", "other", "format", "date")
     said = f"{tool.description or ''} {spec.get('description') or ''}"
