@@ -1,7 +1,8 @@
 """What the review pipeline reads and writes when the Action runs it: the checkout as its Source (git plumbing
 only: no file of the working tree is read and nothing in it runs) and the workflow run as its Sink (the job is the
 check: its result goes to the job summary and the exit code; the sticky comment goes through the App's publisher,
-skipped with a notice where the token cannot write)."""
+skipped with a notice where the token cannot write; the suggested edits are posted as a review with the same
+token)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from app.commands.git_repo import GitRepo
 from app.github.client import GitHubApiError, token_client
 from app.github.definitions import ChangedFiles, PullRequestInfo, TreeListing
 from app.github.publisher import CheckResult, Publisher
+from app.github.suggestions import SuggestionPoster
 
 Log = Callable[[str], None]
 
@@ -22,8 +24,16 @@ Log = Callable[[str], None]
 class GitSource:
     """The run's pull request as the local repository holds it (the Source of app/review/models.py)."""
 
-    def __init__(self, repo: GitRepo, event: PullRequestEvent) -> None:
+    def __init__(
+        self, repo: GitRepo, event: PullRequestEvent, *, poster: Callable[[], SuggestionPoster | None] | None = None
+    ) -> None:
         self.repo, self.event = repo, event
+        self._poster = poster
+
+    def suggestion_poster(self) -> SuggestionPoster | None:
+        """Who posts the suggested edits as a review: the run's token where it may write (JobSink), else no one
+        (the suggestions are then shown in the comment as diffs)."""
+        return self._poster() if self._poster else None
 
     def pull_request(self, number: int) -> PullRequestInfo:
         e = self.event
@@ -69,6 +79,7 @@ class JobSink:
         self.comment_state = "off" if not comment else "not needed"
         self.comment_id: int | None = None
         self._publisher: Publisher | None = None
+        self._poster: SuggestionPoster | None = None
 
     def start_check(self, head_sha: str, *, external_id: str, summary: str | None = None) -> int:
         return 0  # the job itself is the check
@@ -97,6 +108,8 @@ class JobSink:
                                       "`permissions: pull-requests: write`. The result is in the job summary."))
             self.comment_state, self._publisher, self.comment = f"skipped: GitHub refused ({exc.status})", None, False
             return 0, False
+        # The suggestions' section is added to the comment this run created: it stays "created".
+        created = created or self.comment_state == "created"
         self.comment_id, self.comment_state = comment_id, "created" if created else "updated"
         return comment_id, created
 
@@ -119,4 +132,9 @@ class JobSink:
         owner, repo = ctx.owner_repo
         client = token_client(ctx.token, base_url=ctx.api_url, transport=self.transport)
         self._publisher = Publisher(client, owner=owner, repo=repo)
+        self._poster = SuggestionPoster(client, owner=owner, repo=repo)
         return self._publisher
+
+    def suggestion_poster(self) -> SuggestionPoster | None:
+        """The suggested edits' poster on the comment's client, when this run may comment (see `_writer`)."""
+        return self._poster if self._writer() is not None else None

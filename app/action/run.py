@@ -6,7 +6,8 @@ outputs; the gate decides the exit code.
 The config and cases come from the base commit, never from the checkout on disk (the pull request's own
 copy cannot lower its bar); the Action's inputs (mode, model, max-calls, fail-on-regression) go over it. A fork's
 `pull_request` run gets a read-only token: the comment is skipped with a notice and the result stays in the job
-summary; a token refused by GitHub is a warning, not a failure. Suggested description edits stay the App's.
+summary; a token refused by GitHub is a warning, not a failure. Verified description edits are offered as the App
+offers them: a review of one-click suggestions with the run's token, and a section of the comment.
 """
 
 from __future__ import annotations
@@ -76,13 +77,9 @@ Log = Callable[[str], None]
 
 
 class ActionReviewer(AuditReviewer):
-    """The App's reviewer with the Action's inputs over the config; it offers no suggested edits (the App posts
-    those as a review; the Action's comment stays the review alone)."""
+    """The App's reviewer with the Action's inputs over the config; it offers the same suggested edits."""
 
     config: RepoConfig | None = None  # the config the last review ran with
-
-    def suggestions(self, head: ToolSet, *, config: RepoConfig) -> None:  # type: ignore[override]
-        return None
 
     def review(self, request: ReviewInput) -> Review:
         self.config = request.config
@@ -117,7 +114,7 @@ def run_action(
         record=_in_workspace(ctx, inputs.record),
         replay=_in_workspace(ctx, inputs.replay),
     )
-    source = GitSource(repo, event)
+    source = GitSource(repo, event, poster=sink.suggestion_poster)
     owner, name = ctx.owner_repo
     target = Target(
         owner=owner, repo=name, head_sha=event.head_sha, number=event.number, base_sha=event.base_sha, draft=event.draft

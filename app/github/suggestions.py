@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from githubkit import GitHub
 
@@ -57,6 +57,13 @@ def _unchanged(text: str) -> str:
     return text
 
 
+@runtime_checkable
+class PostsSuggestions(Protocol):
+    """A review Source that is not a GitHubSource but may still post the suggestion review (the Action's)."""
+
+    def suggestion_poster(self) -> SuggestionPoster | None: ...
+
+
 class SuggestionPoster:
     """Reads the PR's patches and existing review comments, and posts one review (event COMMENT)."""
 
@@ -67,8 +74,11 @@ class SuggestionPoster:
 
     @classmethod
     def for_source(cls, source: object) -> SuggestionPoster | None:
-        """A poster on the same installation client and repository as a GitHubSource; None for other
-        sources (tests' in-memory ones), which then get the suggestions in the comment only."""
+        """A poster on the same installation client and repository as a GitHubSource, or the one a source that
+        posts suggestions gives (the Action's checkout, with the run's token); None for other sources (tests'
+        in-memory ones, a run that may not write), which then get the suggestions in the comment only."""
+        if isinstance(source, PostsSuggestions):
+            return source.suggestion_poster()
         if not isinstance(source, GitHubSource):
             return None
         return cls(source._gh, owner=source.owner, repo=source.repo)  # same package: one client per review

@@ -155,7 +155,10 @@ def test_comment_is_created_then_updated_in_place(flow: Workflow) -> None:
     # The App's renderer and marker, from the same comparison: App and Action edit one and the same comment.
     pair = git_pair(flow.repo.root, flow.base, flow.head, common=CommonOptions())
     body = render_comparison(redact_result(compare_pair(pair)), report_url=RUN_URL, max_chars=65000)
-    assert comment["body"] == sticky_body(body, report_url=RUN_URL)
+    # The review as the App renders it, then the suggested edits' section the App would add too.
+    review = sticky_body(body, report_url=RUN_URL)
+    assert comment["body"].startswith(review.rstrip("\n")) and "### Suggested description edits" in comment["body"]
+    assert comment["edits"] == 1  # the section is added to the comment this run created
     assert body in flow.summary()
     assert not (flow.repo.root / "PLANTED_RAN").exists()  # the pull request's own module never ran
 
@@ -163,7 +166,7 @@ def test_comment_is_created_then_updated_in_place(flow: Workflow) -> None:
     second = flow.run()
     assert second.returncode == 0, second.stdout + second.stderr
     [updated] = _comments(flow.fake)
-    assert (updated["id"], updated["edits"]) == (comment["id"], 1)
+    assert (updated["id"], updated["edits"]) == (comment["id"], 3)  # the review, then its suggestions' section
     assert updated["body"] != first_body and flow.head[:12] in updated["body"]
     assert flow.outputs()["comment"] == "updated"
     assert [r.operation_id for r in flow.fake.requests].count("issues/create-comment") == 1
@@ -175,7 +178,7 @@ def test_the_apps_comment_is_edited_never_a_second_one(flow: Workflow) -> None:
     )
     assert flow.run().returncode == 0
     [comment] = _comments(flow.fake)
-    assert comment["id"] == 5 and comment["edits"] == 1 and "posted by the App" not in comment["body"]
+    assert comment["id"] == 5 and comment["edits"] == 2 and "posted by the App" not in comment["body"]
 
 
 def test_gate_fails_the_step_after_comment_summary_and_sarif(flow: Workflow) -> None:
@@ -187,6 +190,27 @@ def test_gate_fails_the_step_after_comment_summary_and_sarif(flow: Workflow) -> 
     sarif = json.loads(Path(outputs["sarif-file"]).read_text())
     assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
     assert "The gate failed" in flow.summary()
+
+
+def test_suggested_edits_are_posted_as_one_review_with_the_runs_token(flow: Workflow) -> None:
+    # GitHub lists the pull request's files with their patch: the same two snapshots as the checkout.
+    fake_repo = flow.fake.repo(OWNER, REPO)
+    base = fake_repo.commit({"mcp/tools.json": (DEMO / "before.json").read_text()})
+    head = fake_repo.commit({"mcp/tools.json": (DEMO / "after.json").read_text()}, parent=base)
+    fake_repo.open_pull(NUMBER, base=base, head=head)
+    out = flow.run()
+    assert out.returncode == 0, out.stdout + out.stderr
+    [review] = flow.fake.reviews(OWNER, REPO, NUMBER)
+    assert review["event"] == "COMMENT" and review["commit_id"] == flow.head
+    assert review["comments"] and all("```suggestion" in c["body"] for c in review["comments"])
+    [comment] = _comments(flow.fake)
+    assert "### Suggested description edits" in comment["body"]
+
+
+def test_a_fork_run_posts_no_suggestions(flow: Workflow) -> None:
+    flow.head_repo = "someone/tool-server-fork"
+    assert flow.run().returncode == 0
+    assert not flow.fake.calls("pulls/create-review") and not flow.fake.calls("pulls/list-files")
 
 
 def test_fork_pull_request_does_not_comment(flow: Workflow) -> None:
