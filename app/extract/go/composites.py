@@ -7,6 +7,7 @@ from typing import Any
 
 from tree_sitter import Node
 
+from app.extract.go.scope_reads import ScopeReads
 from app.extract.treesitter import fail, text
 
 # jsonschema.Schema (google/jsonschema-go) and mcp-go ToolInputSchema fields -> JSON keys.
@@ -47,17 +48,8 @@ SCHEMA_FIELDS = {
 }
 
 
-class CompositeLiterals:
+class CompositeLiterals(ScopeReads):
     """Mixed into GoScope: composite literal values, their keyed fields and the JSON keys of schema fields."""
-
-    def value(self, node: Node) -> Any:  # provided by GoScope
-        raise NotImplementedError
-
-    def string(self, node: Node) -> str:  # provided by GoScope
-        raise NotImplementedError
-
-    def resolve(self, node: Node) -> Node:  # provided by GoScope
-        raise NotImplementedError
 
     def json_key(self, field: str) -> str:
         """The JSON key of a jsonschema.Schema field (`Properties` -> "properties"); other names as written."""

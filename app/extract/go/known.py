@@ -13,22 +13,14 @@ from tree_sitter import Node
 
 from app.extract.common import Unresolved
 from app.extract.go import methods as go_methods
+from app.extract.go.scope_reads import ScopeReads
 from app.extract.treesitter import fail, text
 
 _KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 
-class KnownCalls:
+class KnownCalls(ScopeReads):
     """Mixed into GoScope: `_call` gives the value of a call it knows, else follows a helper of the module."""
-
-    def value(self, node: Node) -> Any:  # provided by GoScope
-        raise NotImplementedError
-
-    def string(self, node: Node) -> str:  # provided by GoScope
-        raise NotImplementedError
-
-    def resolve(self, node: Node) -> Node:  # provided by GoScope
-        raise NotImplementedError
 
     def follow_call(self, node: Node) -> Any:  # provided by HelperCalls
         raise NotImplementedError

@@ -8,6 +8,7 @@ import re
 from tree_sitter import Node
 
 from app.extract.common import Unresolved
+from app.extract.go.scope_reads import ScopeReads
 from app.extract.treesitter import captures, text
 
 _FUNCTIONS = {"function_declaration", "method_declaration", "func_literal"}
@@ -17,7 +18,7 @@ _IMMUTABLE = {"interpreted_string_literal", "raw_string_literal", "int_literal",
               "call_expression", "selector_expression", "true", "false"}
 
 
-class LocalVariables:
+class LocalVariables(ScopeReads):
     """Mixed into GoScope: finds the value of a local variable and the properties set on it."""
 
     schema_helpers: dict[str, list[tuple[str, Node]]]
@@ -26,9 +27,6 @@ class LocalVariables:
     _locals: dict[tuple[int, str], Node | None]
     # (use, name) -> the line where a local variable is changed (its value then depends on what runs).
     reassigned: dict[tuple[int, str], int]
-
-    def string(self, node: Node) -> str:  # provided by GoScope
-        raise NotImplementedError
 
     def _local(self, use: Node) -> Node | None:
         key = (use.start_byte, text(use))
