@@ -49,7 +49,7 @@ class LiveRun:
 
     def asked(self) -> list[str]:
         """The options given, as the command line names them (synthetic mode refuses them)."""
-        named = {"--max-calls": self.max_calls, "--max-cost": self.max_cost}
+        named: dict[str, object] = {"--max-calls": self.max_calls, "--max-cost": self.max_cost}
         named |= {"--record": self.record, "--replay": self.replay}
         return [flag for flag, value in named.items() if value is not None]
 

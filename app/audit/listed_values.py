@@ -51,5 +51,6 @@ def prose_values(name: str, spec: dict[str, Any], tool_description: str = "") ->
     after its name) or in its tool's description (quoted after its name); [] when it lists none."""
     if "enum" in spec or spec.get("type") not in ("string", None):
         return []
-    own = spec.get("description") if isinstance(spec.get("description"), str) else ""
+    own = spec.get("description")
+    own = own if isinstance(own, str) else ""
     return listed_per_line(own) or listed_inline(own, name) or listed_inline(tool_description, name)

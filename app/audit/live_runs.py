@@ -24,7 +24,7 @@ from app.audit.live_plan import (
 )
 from app.audit.models import Suite, ToolSet
 from app.audit.results import Comparison, Run
-from app.audit.selection import SelectionRequest, Selector, runnable, tools_for_case
+from app.audit.selection import SelectionRequest, runnable, tools_for_case
 from app.audit.successors import Successor
 
 
@@ -33,7 +33,7 @@ def plan_for(
     base: ToolSet,
     head: ToolSet,
     *,
-    selector: Selector,
+    selector: object,  # only its optional budget is read (`calls_left`, `call_cost`): any object will do
     options: PlanOptions,
     ranker: Ranker | None,
     successors: tuple[Sequence[Successor], Sequence[Successor]] = ((), ()),
@@ -57,7 +57,7 @@ def _own(case: Any, touched: set[str]) -> bool:
     return any(n in touched for n in (case.expected, case.target_tool, *case.removed_tools) if n)
 
 
-def _with_selector_budget(options: PlanOptions, selector: Selector, sides: list[ToolSet]) -> PlanOptions:
+def _with_selector_budget(options: PlanOptions, selector: object, sides: list[ToolSet]) -> PlanOptions:
     update: dict[str, Any] = {}
     left = getattr(selector, "calls_left", None)
     remaining = left() if callable(left) else None

@@ -124,9 +124,9 @@ def load_config(name: str, *, text: str) -> RepoConfig:
         raise ConfigError(f"{key}: {_problem(err)}", file=name, line=node.start_mark.line + 1, key=key) from None
     lines: dict[str, int] = {}
     for old in config.successors:
-        node = _key_node(root, ("successors", old))
-        if node is not None:
-            lines[old] = node.start_mark.line + 1
+        entry = _key_node(root, ("successors", old))
+        if entry is not None:
+            lines[old] = entry.start_mark.line + 1
     config._where = (name, lines)
     return config
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
+from typing import cast
 
 import numpy as np
 from redis import Redis
@@ -44,7 +45,9 @@ class RedisVectors:
         try:
             for start in range(0, len(wanted), _BATCH):
                 chunk = wanted[start : start + _BATCH]
-                values = self._redis.mget([redis_key(model_key, t) for t in chunk])
+                # redis-py types every reply as `Awaitable[Any] | Any` (sync and async share the commands); a sync
+                # client's MGET is a list of bytes or None.
+                values = cast(list[bytes | None], self._redis.mget([redis_key(model_key, t) for t in chunk]))
                 for text, blob in zip(chunk, values, strict=True):
                     if isinstance(blob, bytes) and len(blob) == DIMENSIONS * 4:
                         found[text] = np.frombuffer(blob, dtype=np.float32)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,7 @@ def build_graph(weights: dict[str, np.ndarray]) -> bytes:
         initializers.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
         return name
 
-    def node(op: str, inputs: list[str], **attributes: object) -> str:
+    def node(op: str, inputs: list[str], **attributes: Any) -> str:
         nonlocal made
         made += 1
         out = f"v{made}"

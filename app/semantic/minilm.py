@@ -83,6 +83,7 @@ class MiniLM:
                 kept = kept_graph(keep, weights_sha256) if keep is not None and weights_sha256 else None
                 session = _kept_session(kept) if kept is not None else None
                 if session is not None:
+                    assert weights_sha256 is not None  # a kept graph is looked up only with the hash known
                     self.weights_sha256 = weights_sha256
                     self._session = session
                 else:

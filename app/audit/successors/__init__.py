@@ -26,6 +26,7 @@ in finder.py.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypedDict
 
 from app.audit.models import Tool, ToolSet
 from app.audit.successors.finder import Key, _Finder, _name_stems, _same_operation, _stems
@@ -33,6 +34,14 @@ from app.audit.successors.models import Successor, SuccessorRule, Target
 from app.errors import ConfigError
 
 __all__ = ["Successor", "SuccessorRule", "Target", "check_configured", "choose_targets", "find_successors"]
+
+
+class _Where(TypedDict):
+    """Where a `successors:` entry is written: the keyword arguments of its ConfigError."""
+
+    file: str | None
+    line: int | None
+    key: str
 
 
 def find_successors(
@@ -100,7 +109,7 @@ def check_configured(configured: Mapping[str, SuccessorRule], base: ToolSet, hea
     by_name = head.by_name()
     removes = bool(base_names - head_names)
     for old, rule in sorted(configured.items()):
-        where = {"file": rule.file, "line": rule.line, "key": f"successors.{old}"}
+        where: _Where = {"file": rule.file, "line": rule.line, "key": f"successors.{old}"}
         if old not in base_names and old not in head_names and removes:
             raise ConfigError(
                 f"successors.{old}: no tool of either side is named {old!r} (this change removes "

@@ -77,9 +77,9 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         head = first.noun  # "switch branches" to one named branch: "switch to the branch release-2.1"
     # The head with what it belongs to ("the logs of a Kubernetes Pod"), values put where their nouns are.
     phrase, placed = placed_values(f"the {head} {reading.owner}".strip(), values)
-    rest = [v for v in values if v not in placed]
-    ref = next((v for v in rest if v.role == "ref"), None)
-    scope = next((v for v in rest if v.role == "scope"), None)
+    unplaced = [v for v in values if v not in placed]
+    ref = next((v for v in unplaced if v.role == "ref"), None)
+    scope = next((v for v in unplaced if v.role == "scope"), None)
     query = (
         next((v for v in values if v.role == "query"), None)
         if reading.verb_class in ("search", "list", "read")
@@ -120,7 +120,7 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         # A query tool's request gives the query: 'Kick off the SQL query "SELECT ..."', not a bare 'the SQL query'.
         obj = obj.replace(f"the {head}", f'the {head} "{statement.text}"', 1)
     # "in payments"; a pair reads "from America/New_York to Asia/Tokyo".
-    scopes = [m for v in rest if v.role == "scope" and v is not target and (m := mention_of(v))]
+    scopes = [m for v in unplaced if v.role == "scope" and v is not target and (m := mention_of(v))]
     said_where = scope is not None and scope is not target and scopes
     where = f" {paired(scopes, set(range(len(scopes))))[0]}" if said_where else ""
     many = singular(head) != head

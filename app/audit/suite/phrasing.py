@@ -83,9 +83,9 @@ def _phrasings(text: ToolText, variant: int, prefixes: frozenset[str]) -> tuple[
     seen: set[str] = set()
     for rank in range(max(len(f) for f in families)):
         for family in families:
-            if rank < len(family) and (text := checked(family[rank].text)) and text.lower() not in seen:
-                seen.add(text.lower())
-                out.append(Phrased(text, family[rank].phrasing))
+            if rank < len(family) and (request := checked(family[rank].text)) and request.lower() not in seen:
+                seen.add(request.lower())
+                out.append(Phrased(request, family[rank].phrasing))
     return tuple(out)
 
 
@@ -133,7 +133,7 @@ def _operations(tool: Tool) -> list[tuple[str, list[str]]]:
     return out
 
 
-def _qualified(named: list[str], head: str, aspects: set[str]) -> str:
+def _qualified(named: list[str], head: str, aspects: frozenset[str]) -> str:
     """An operation's own thing with the proper names the description gives it: 'workflow run' of 'GitHub Actions
     resources' -> 'GitHub Actions workflow run' (what tells it from the other tools' workflow runs)."""
     own = {singular(w) for w in named}
@@ -142,7 +142,7 @@ def _qualified(named: list[str], head: str, aspects: set[str]) -> str:
     return " ".join([*(names if proper else []), *named])
 
 
-def _operated_thing(reading: Reading, tool: Tool, name: list[str], generic: set[str]) -> str:
+def _operated_thing(reading: Reading, tool: Tool, name: list[str], generic: frozenset[str]) -> str:
     """What the operations act on: the tool name's words that are neither its verb nor an aspect ('label_write'
     -> 'label'), or the description's head without its aspect words when it says them all ('Tekton PipelineRun
     lifecycle' -> 'Tekton PipelineRun'), in the description's spelling."""

@@ -177,9 +177,9 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
     if not rest:
         rest = name_object(name_words, verb)
     # "Create a new or update an existing issue": both actions share the object after the second one.
-    lead_in = next((i for i, w in enumerate(rest) if w.lower() not in WORDS.determiners | {"new"}), len(rest))
-    if rest[lead_in : lead_in + 1] in (["or"], ["and"]) and len(rest) > lead_in + 2 and base_verb(rest[lead_in + 1]):
-        rest = rest[lead_in + 2 :]
+    first = next((i for i, w in enumerate(rest) if w.lower() not in WORDS.determiners | {"new"}), len(rest))
+    if rest[first : first + 1] in (["or"], ["and"]) and len(rest) > first + 2 and base_verb(rest[first + 1]):
+        rest = rest[first + 2 :]
         while rest and rest[0].lower() in WORDS.determiners:  # "an existing issue": the new one is not existing yet
             rest = rest[1:]
         rest = [indefinite_article(rest[0]) if rest else "a", *rest]

@@ -102,7 +102,8 @@ def names_for(param: str, spec: dict[str, Any], tool: Tool) -> tuple[str, ...]:
 def command_text(tokens: list[str], spec: dict[str, Any]) -> str | None:
     """What a tool that runs a command or a script is asked to run (a command given as a list of words too)."""
     kind = spec.get("type")
-    items = spec.get("items") if isinstance(spec.get("items"), dict) else {}
+    items = spec.get("items")
+    items = items if isinstance(items, dict) else {}
     if kind not in ("string", "array") or (kind == "array" and items.get("type") != "string"):
         return None
     commands = example_data().get("commands", {})

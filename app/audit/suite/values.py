@@ -166,8 +166,8 @@ def _param_value(param: str, spec: dict[str, Any], *, tool: Tool, required: bool
         return None
     kind = spec.get("type")
     role, noun = role_and_noun(tokens)
-    if texts := schema_texts(spec):
-        source, text = texts[variant % len(texts)]
+    if examples := schema_texts(spec):
+        source, text = examples[variant % len(examples)]
         if role == "content" and source == "enum":
             # A member of a list ("+1", "error") is a choice, not text a person writes: a setting, said by the
             # parameter's own words ("with message type error"), never 'saying "error"'.

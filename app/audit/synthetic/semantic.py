@@ -47,7 +47,8 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 def tool_text(tool: dict[str, Any]) -> str:
     """What the embedding reads of a tool: its name as words, its title and its description."""
-    name = tool.get("name") if isinstance(tool.get("name"), str) else ""
+    name = tool.get("name")
+    name = name if isinstance(name, str) else ""
     words = _CAMEL.sub(" ", name).replace("_", " ").replace("-", " ").replace(".", " ")
     parts = [words.strip()]
     for key in ("title", "description"):

@@ -39,7 +39,7 @@ def conversion(literal: Node, name: Node, scope: Any, result: FileResult) -> boo
         return False
     body = function.child_by_field_name("body")
     defaults: list[tuple[list[str], Any]] = []
-    aliases = {f"{param}{path}": []}  # Go expression -> the JSON path of the tool it names
+    aliases: dict[str, list[str]] = {f"{param}{path}": []}  # Go expression -> the JSON path of the tool it names
     what = f"the conversion `{short(function.child_by_field_name('name') or function)}`"
     for stmt in _statements(body) if body is not None else []:
         if stmt.start_byte > literal.start_byte:

@@ -82,6 +82,7 @@ def constructions(decl: Node, scope: Any, depth: int = 0) -> list[Construction]:
     body = decl.child_by_field_name("body")
     found: list[Construction] = []
     for node in preorder(body) if body is not None and params else []:
+        assert body is not None  # the loop walks the body only when there is one
         name = _tool_name(node, scope)
         if name is not None:
             mentioned = _mentions(name, params, body)
@@ -230,8 +231,8 @@ def _read_call(call: Node, caller: Any, callee: Callee, found: list[Construction
         for draft in collected.drafts:
             _place(draft, construction, call, bound)
             result.drafts.append(draft)
-        for what, exc, tool, parameter in collected.problems:
-            result.unresolved(what, relocated(exc, site), tool=tool, parameter=parameter)
+        for what, problem, tool, parameter in collected.problems:
+            result.unresolved(what, relocated(problem, site), tool=tool, parameter=parameter)
 
 
 def _place(draft: Draft, construction: Construction, call: Node, bound: Any) -> None:

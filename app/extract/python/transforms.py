@@ -29,7 +29,7 @@ _METHODS = {dict: {"get", "items", "keys", "values", "pop", "setdefault", "copy"
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
             ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
             ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
-_VIEWS = (type({}.items()), type({}.keys()), type({}.values()))
+_VIEWS: tuple[type, ...] = (type({}.items()), type({}.keys()), type({}.values()))
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Mod: operator.mod}
 
 
