@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import TypedDict
 
 from app.audit.models import Tool, ToolSet
-from app.audit.successors.finder import Key, _Finder, _name_stems, _same_operation, _stems
+from app.audit.successors.finder import Finder, Key, name_stems, same_operation, stems
 from app.audit.successors.models import Successor, SuccessorRule, Target
 from app.errors import ConfigError
 
@@ -49,7 +49,7 @@ def find_successors(
 ) -> list[Successor]:
     """A successor for each tool of `base` absent from `head` where one is found (see the module docstring)."""
     check_configured(configured or {}, base, head)
-    finder = _Finder(base, head)
+    finder = Finder(base, head)
     found: dict[str, Successor] = {}
     for old in finder.removed:
         rule = (configured or {}).get(old)
@@ -143,13 +143,13 @@ def choose_targets(successor: Successor, intent: str, head: Mapping[str, Tool]) 
     are all accepted."""
     if len(successor.targets) == 1:
         return list(successor.targets)
-    asked = set(_stems(intent))
+    asked = set(stems(intent))
 
     def fit(target: Target) -> int:
         # Words of the tool's name (a verb through its paraphrases) count twice those of its description.
         tool = head.get(target.tool)
-        named = sum(1 for w in set(_name_stems(target.tool)) if any(_same_operation(w, a) for a in asked))
-        return 2 * named + len(asked & set(_stems(tool.description or "" if tool else "")))
+        named = sum(1 for w in set(name_stems(target.tool)) if any(same_operation(w, a) for a in asked))
+        return 2 * named + len(asked & set(stems(tool.description or "" if tool else "")))
 
     best = max(fit(t) for t in successor.targets)
     return [t for t in successor.targets if fit(t) == best]

@@ -1,5 +1,5 @@
 """Finding successors: the thresholds, the words of names and enum members, the search for renames, actions,
-splits and matches (`_Finder`)."""
+splits and matches (`Finder`)."""
 
 from __future__ import annotations
 
@@ -39,15 +39,15 @@ PARAPHRASES: tuple[frozenset[str], ...] = tuple(
 Key = tuple[int, int, int, int]
 
 
-def _stems(text: str) -> list[str]:
+def stems(text: str) -> list[str]:
     return [match_stem(w) for w in words(text) if w not in STOPWORDS]
 
 
-def _name_stems(name: str) -> list[str]:
+def name_stems(name: str) -> list[str]:
     return [match_stem(w) for w in split_identifier(name)]
 
 
-def _same_operation(a: str, b: str) -> bool:
+def same_operation(a: str, b: str) -> bool:
     return a == b or any(a in g and b in g for g in PARAPHRASES)
 
 
@@ -77,7 +77,7 @@ def _covers(member: list[str], name: list[str]) -> tuple[list[str], bool] | None
     for word in member:
         hit = next((w for w in left if w == word), None)
         if hit is None:
-            hit = next((w for w in left if _same_operation(w, word)), None)
+            hit = next((w for w in left if same_operation(w, word)), None)
             paraphrased = paraphrased or hit is not None
         if hit is None:
             return None
@@ -85,7 +85,7 @@ def _covers(member: list[str], name: list[str]) -> tuple[list[str], bool] | None
     return left, paraphrased
 
 
-class _Finder:
+class Finder:
     def __init__(self, base: ToolSet, head: ToolSet) -> None:
         self.base = base.by_name()
         self.head = head.by_name()
@@ -107,15 +107,15 @@ class _Finder:
         kept = sorted(set(self.base) & set(self.head))
         counts: dict[str, int] = {}
         for name in kept:
-            for w in set(_name_stems(name)):
+            for w in set(name_stems(name)):
                 counts[w] = counts.get(w, 0) + 1
         self.common = {w for w, n in counts.items() if len(kept) > 2 and n > len(kept) / 2}
 
     def distinctive(self, left: list[str], name: str, described: str = "") -> bool:
         """The old name's words left over are what `name` says (or, given `described`, what the name and that
         text say), and at least one of them, in the name, tells it apart."""
-        own = set(_name_stems(name))
-        said = own | self.common | (set(_stems(described)) if described else set())
+        own = set(name_stems(name))
+        said = own | self.common | (set(stems(described)) if described else set())
         return bool(left) and set(left) <= said and bool((set(left) & own) - self.common)
 
     def renamed(self, old: str) -> Successor | None:
@@ -143,7 +143,7 @@ class _Finder:
     def actions(self, old: str, within: Sequence[str]) -> list[tuple[Key, Target]]:
         """Enum members of the tools `within` that name `old`'s operation, best first: (exact, the rest of the
         old name in the new one's name rather than only in its descriptions, literal, words)."""
-        old_words = _name_stems(old)
+        old_words = name_stems(old)
         found: list[tuple[Key, Target]] = []
         for name in within:
             tool = self.head[name]
@@ -155,7 +155,7 @@ class _Finder:
                     if member == old:
                         found.append(((1, 1, 1, 9), Target(tool=name, arguments={param: member})))
                         continue
-                    member_words = _name_stems(member)
+                    member_words = name_stems(member)
                     covered = _covers(member_words, old_words) if member_words else None
                     if covered is None:
                         continue
@@ -172,10 +172,10 @@ class _Finder:
     def member_for(self, old: str, new: str) -> dict[str, str]:
         """For a matched successor with closed-value parameters: the one value per parameter whose words are all
         in the old name (`create` for create_and_submit_review), where exactly one is."""
-        old_words = _name_stems(old)
+        old_words = name_stems(old)
         out: dict[str, str] = {}
         for param, members in _enum_params(self.head[new]):
-            fits = [m for m in members if _name_stems(m) and _covers(_name_stems(m), old_words) is not None]
+            fits = [m for m in members if name_stems(m) and _covers(name_stems(m), old_words) is not None]
             if len(fits) == 1:
                 out[param] = fits[0]
         return out
@@ -183,14 +183,14 @@ class _Finder:
     def split(self, old: str) -> list[Target]:
         """One new tool per member of the old tool's enum: `manage_issue(action: create|close)` -> `create_issue`,
         `close_issue`."""
-        old_words = _name_stems(old)
+        old_words = name_stems(old)
         for _param, members in _enum_params(self.base[old]):
             targets: list[Target] = []
             for member in members:
-                member_words = _name_stems(member)
+                member_words = name_stems(member)
                 fits = []
                 for name in self.added:
-                    covered = _covers(member_words, _name_stems(name)) if member_words else None
+                    covered = _covers(member_words, name_stems(name)) if member_words else None
                     if covered is not None and self.distinctive(covered[0], old) and set(covered[0]) <= set(old_words):
                         fits.append(name)
                 if len(fits) == 1:
@@ -204,7 +204,7 @@ class _Finder:
         (several removed tools may match one new tool: a merge without an argument to tell them apart)."""
         if not removed or not added:
             return {}
-        docs = [_stems(_document(self.base[n])) for n in removed] + [_stems(_document(self.head[n])) for n in added]
+        docs = [stems(_document(self.base[n])) for n in removed] + [stems(_document(self.head[n])) for n in added]
         vectors = tfidf_vectors(docs)
         old_v, new_v = vectors[: len(removed)], vectors[len(removed) :]
         sim = [
