@@ -24,9 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from app.audit.bm25_floor import FileComparison, beside_floor
-from app.audit.evaluation import Metrics
+from app.audit.evaluation import Metrics, load_cases
+from app.audit.models import NO_TOOL
 from app.audit.selection import SelectionRequest, Selector
+from app.audit.synthetic.selector import SyntheticSelector
 from app.selector_factory import synthetic_selector
+from app.semantic.similarity import shared_similarity
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELED = ROOT.parent / "shared" / "corpora" / "labeled"
@@ -150,12 +153,46 @@ def accuracy_table(selector: Selector, title: str, files: list[Path]) -> str:
     return "\n".join(lines)
 
 
+def ranking_table(selector: Selector, title: str, files: list[Path]) -> str:
+    """The ranking apart from the abstention, on each file's tool cases: how often the selector's best-ranked tool
+    is the expected one (top-1, as if it never abstained), how often it calls it, how often it abstains with the
+    right tool first (what the NO_TOOL decision costs), and the top-1 of the plain MiniLM cosine of the request with
+    "name: description" beside it."""
+    if not isinstance(selector, SyntheticSelector) or not all(f.exists() for f in files):
+        return f"{title}: skipped"
+    similarity = shared_similarity()
+    head = "| file | tool cases | ranked first | called right | abstained, right tool first | plain cosine first |"
+    lines = [title, "", head,
+             "|---|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for path in files:
+        cases = [c for c in load_cases(path) if c.expected != NO_TOOL]
+        if not cases:
+            continue
+        first = called = abstained = cosine = 0
+        for case in cases:
+            texts = [f"{t['name']}: {(t.get('description') or '').strip()}" for t in case.tools]
+            scores = similarity.similarities(case.intent, texts)
+            cosine += case.tools[max(range(len(texts)), key=lambda i: (scores[i], -i))]["name"] == case.expected
+            found = selector.evidence(case.tools, case.intent)
+            top = found is not None and found[0] == case.expected
+            answer = selector.select(case.tools, case.intent).tool
+            first += top
+            called += answer == case.expected
+            abstained += top and answer == NO_TOOL
+        pct = [f"{100 * k / len(cases):.1f}%" for k in (first, called, abstained, cosine)]
+        lines.append(f"| {path.name} | {len(cases)} | {' | '.join(pct)} |")
+    return "\n".join(lines)
+
+
 def accuracy_tables(selector: Selector) -> str:
     labeled = sorted(LABELED.glob("*.dev.json"))
     return "\n\n".join(
         [
             accuracy_table(selector, "Labeled dev files (../shared/corpora/labeled)", labeled),
             accuracy_table(selector, "Natural phrasing (tests/fixtures/natural)", [NATURAL]),
+            ranking_table(
+                selector, "Ranking apart from abstention (tool cases)", [*sorted(LABELED.glob("*.dev.json")), NATURAL]
+            ),
         ]
     )
 
@@ -172,7 +209,9 @@ def main() -> None:
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}")
     if args.check:
-        print(accuracy_table(synthetic_selector(args.profile), "Natural phrasing, kept-aside half", [NATURAL_CHECK]))
+        selector = synthetic_selector(args.profile)
+        print(accuracy_table(selector, "Natural phrasing, kept-aside half", [NATURAL_CHECK]))
+        print(ranking_table(selector, "\nRanking apart from abstention, kept-aside half", [NATURAL_CHECK]))
         return
     if not args.no_accuracy:
         print(accuracy_tables(synthetic_selector(args.profile)))
