@@ -101,10 +101,19 @@ def plural(phrase: str) -> str:
     if not words:
         return phrase
     last = words[-1]
-    if (last.endswith("s") and not last.endswith("ss")) or uncountable(last):
+    if uncountable(last) or _is_plural(last):
         return phrase
     forms = inflections(last, "NNS")
-    return " ".join([*words[:-1], forms[0] if forms else last + "s"])
+    return " ".join([*words[:-1], forms[0] if forms else last])
+
+
+def _is_plural(word: str) -> bool:
+    """A plural noun as lemminflect reads it ('alerts', 'entries'; not 'status' or 'canvas'); a word it does not
+    know is plural when it ends in a single s ('PipelineRuns')."""
+    nouns = lemmas(word.lower()).get("NOUN")
+    if nouns:
+        return word.lower() != nouns[0] and word.lower() in inflections(nouns[0], "NNS")
+    return word.endswith("s") and not word.endswith("ss")
 
 
 @lru_cache(maxsize=WORD_CACHE)
