@@ -232,8 +232,15 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     # "update_many" names no thing ("Update many in orders"): the name's last word must.
     if verb and rest and is_thing(rest[-1]) and any(w not in WORDS.phrase_prepositions and can_name(w) for w in rest):
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
-        words = " ".join(rest)
         one = not listing(verb)
+        said = " " + " ".join(w.lower().strip(".,;:()") for w in (tool.description or "").split()) + " "
+        counted = " ".join([*rest[-2:-1], plural(rest[-1])])
+        if not one and f" {' '.join(rest[-2:])} " not in said and f" {counted} " in said:
+            # "confluence_search_user", "Search Confluence users ...": a listing names its things as the
+            # description counts them ("Search users of the group developers"), the words before them too
+            # ("find_free_time" is not "free times" because "meeting times" is said).
+            rest = [*rest[:-1], plural(rest[-1])]
+        words = " ".join(rest)
         obj, head, rest_values = owned_object(words, values, verb)
         out.append(Phrased(f"{verb} {with_values(obj, head, rest_values, one=one, verb=verb)}", Phrasing.EXPLICIT))
     return out
