@@ -37,6 +37,7 @@ class Lexicon(BaseModel):
     not_named: frozenset[str]
     repository_params: frozenset[str]
     id_words: frozenset[str]
+    reference_endings: frozenset[str]
     numbered: frozenset[str]
     kind_words: frozenset[str]
     bland: frozenset[str]

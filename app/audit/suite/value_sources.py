@@ -147,5 +147,6 @@ def role_and_noun(tokens: list[str]) -> tuple[str, str]:
     for need, _values, role, noun in by_name():
         if need <= set(tokens) and not (role in ("content", "query") and tokens[-1] in WORDS.id_words):
             return role, noun
-    words = [WORDS.spoken_nouns.get(t, t) for t in tokens if t not in ("id", "key", "ref", "name", "number", "num")]
-    return ("ref" if tokens[-1] in ("id", "key", "name", "number", "num") else "other"), " ".join(words)
+    unsaid = WORDS.reference_endings | {"ref"}
+    words = [WORDS.spoken_nouns.get(t, t) for t in tokens if t not in unsaid]
+    return ("ref" if tokens[-1] in WORDS.reference_endings else "other"), " ".join(words)
