@@ -163,6 +163,19 @@ def _operated_thing(reading: Reading, tool: Tool, name: list[str], generic: froz
     return singular(" ".join(spelled.get(w.lower(), w.lower()) for w in words))
 
 
+def _counted_after(word: str, description: str) -> list[str] | None:
+    """The name's `word` and the plural noun right after it in the description, in its spelling ("helm" in "List
+    all the Helm releases" -> ["Helm", "releases"]); None when the description says `word` otherwise or not."""
+    said = description.split()
+    for first, second in itertools.pairwise(said):
+        if first.lower() != word or not second.isalpha():
+            continue
+        known = lemmas(second.lower()).get("NOUN")
+        if known and known[0] != second.lower() and second.islower():
+            return [first, second]
+    return None
+
+
 def _names_action(word: str) -> bool:
     lowered = word.lower()
     return lowered in verb_classes() and ("NOUN" not in lemmas(lowered) or lowered in ("read", "write"))
@@ -240,6 +253,13 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
             # description counts them ("Search users of the group developers"), the words before them too
             # ("find_free_time" is not "free times" because "meeting times" is said).
             rest = [*rest[:-1], plural(rest[-1])]
+        elif not one and (compound := _counted_after(rest[-1], tool.description or "")) and not any(
+            v.noun and singular(v.noun.split()[-1]) == singular(compound[-1].lower()) for v in values
+        ):
+            # "helm_list", "List all the Helm releases ...": the name's word modifies what is listed ("List Helm
+            # releases in payments", not "List helm in payments"). Not when a value is one of those things (a
+            # listing given one of its own things reads as its history, "up to" it).
+            rest = [*rest[:-1], *compound]
         words = " ".join(rest)
         obj, head, rest_values = owned_object(words, values, verb)
         out.append(Phrased(f"{verb} {with_values(obj, head, rest_values, one=one, verb=verb)}", Phrasing.EXPLICIT))
