@@ -253,6 +253,11 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
             # description counts them ("Search users of the group developers"), the words before them too
             # ("find_free_time" is not "free times" because "meeting times" is said).
             rest = [*rest[:-1], plural(rest[-1])]
+        elif one and singular(rest[-1]) != rest[-1] and any(
+            v.role == "ref" and singular(rest[-1]) in (v.noun.lower(), v.named.lower()) for v in values
+        ):
+            # "pods_delete" given the pod named frontend: one pod ("Delete pod named frontend in payments").
+            rest = [*rest[:-1], singular(rest[-1])]
         elif not one and (compound := _counted_after(rest[-1], tool.description or "")) and not any(
             v.noun and singular(v.noun.split()[-1]) == singular(compound[-1].lower()) for v in values
         ):
