@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -928,3 +929,27 @@ def test_a_value_is_said_where_it_belongs(described: Tool, wanted: str, unwanted
     texts = [p.text for p in phrasings(described)]
     assert wanted in texts, texts
     assert not any(re.search(unwanted, t) for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "params", "wanted", "unwanted"),
+    [
+        # A listing counts its things as the description does.
+        ("search_member", "Search wiki members by a text query.", {"query": {"type": "string"}},
+         "Search members", "Search member "),
+        # The name's word only qualifies what the description lists.
+        ("chart_list", "List all the Chart deployments in a namespace.", {"namespace": {"type": "string"}},
+         "List Chart deployments", "List chart in"),
+        # One thing named by a value: that one, not all of them.
+        ("widgets_remove", "Remove a widget by name.",
+         {"name": {"type": "string", "description": "Name of the widget"}},
+         "Remove widget named", "Remove widgets named"),
+    ],
+)
+def test_requests_from_the_name_count_things_as_the_description_does(
+    name: str, description: str, params: dict[str, Any], wanted: str, unwanted: str
+) -> None:
+    texts = [p.text for p in phrasings(Tool(name=name, description=description,
+                                            inputSchema={"type": "object", "properties": params}))]
+    assert any(t.startswith(wanted) for t in texts), texts
+    assert not any(unwanted in t for t in texts), texts

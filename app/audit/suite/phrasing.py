@@ -163,6 +163,26 @@ def _operated_thing(reading: Reading, tool: Tool, name: list[str], generic: froz
     return singular(" ".join(spelled.get(w.lower(), w.lower()) for w in words))
 
 
+def _counted_as_described(rest: list[str], values: list[Value], description: str, *, one: bool) -> list[str]:
+    """A name's object words counted as the request asks: a listing names its things as the description counts
+    them, the words before them too ("confluence_search_user", "Search Confluence users ..." -> "users"; not
+    "free times" of find_free_time where "meeting times" is said), or what the description lists when the name's
+    word only qualifies it ("helm_list", "List all the Helm releases ..." -> "Helm releases"); an action given a
+    value that names one of its things asks for that one ("pods_delete" with the pod named frontend -> "pod")."""
+    said = " " + " ".join(w.lower().strip(".,;:()") for w in description.split()) + " "
+    last = rest[-1]
+    if not one and f" {' '.join(rest[-2:])} " not in said and f" {' '.join([*rest[-2:-1], plural(last)])} " in said:
+        return [*rest[:-1], plural(last)]
+    names_one = any(v.role == "ref" and singular(last) in (v.noun.lower(), v.named.lower()) for v in values)
+    if one and singular(last) != last and names_one:
+        return [*rest[:-1], singular(last)]
+    compound = None if one else _counted_after(last, description)
+    # Not when a value is one of those things: a listing given one of its own things reads as its history ("up to").
+    if compound and not any(v.noun and singular(v.noun.split()[-1]) == singular(compound[-1].lower()) for v in values):
+        return [*rest[:-1], *compound]
+    return rest
+
+
 def _counted_after(word: str, description: str) -> list[str] | None:
     """The name's `word` and the plural noun right after it in the description, in its spelling ("helm" in "List
     all the Helm releases" -> ["Helm", "releases"]); None when the description says `word` otherwise or not."""
@@ -246,25 +266,7 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
     if verb and rest and is_thing(rest[-1]) and any(w not in WORDS.phrase_prepositions and can_name(w) for w in rest):
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         one = not listing(verb)
-        said = " " + " ".join(w.lower().strip(".,;:()") for w in (tool.description or "").split()) + " "
-        counted = " ".join([*rest[-2:-1], plural(rest[-1])])
-        if not one and f" {' '.join(rest[-2:])} " not in said and f" {counted} " in said:
-            # "confluence_search_user", "Search Confluence users ...": a listing names its things as the
-            # description counts them ("Search users of the group developers"), the words before them too
-            # ("find_free_time" is not "free times" because "meeting times" is said).
-            rest = [*rest[:-1], plural(rest[-1])]
-        elif one and singular(rest[-1]) != rest[-1] and any(
-            v.role == "ref" and singular(rest[-1]) in (v.noun.lower(), v.named.lower()) for v in values
-        ):
-            # "pods_delete" given the pod named frontend: one pod ("Delete pod named frontend in payments").
-            rest = [*rest[:-1], singular(rest[-1])]
-        elif not one and (compound := _counted_after(rest[-1], tool.description or "")) and not any(
-            v.noun and singular(v.noun.split()[-1]) == singular(compound[-1].lower()) for v in values
-        ):
-            # "helm_list", "List all the Helm releases ...": the name's word modifies what is listed ("List Helm
-            # releases in payments", not "List helm in payments"). Not when a value is one of those things (a
-            # listing given one of its own things reads as its history, "up to" it).
-            rest = [*rest[:-1], *compound]
+        rest = _counted_as_described(rest, values, tool.description or "", one=one)
         words = " ".join(rest)
         obj, head, rest_values = owned_object(words, values, verb)
         out.append(Phrased(f"{verb} {with_values(obj, head, rest_values, one=one, verb=verb)}", Phrasing.EXPLICIT))
