@@ -13,7 +13,8 @@ from app.audit.loader import load_definitions
 from app.audit.models import CaseFamily, Phrasing, Tool, ToolSet
 from app.audit.suite.build import build_suite
 from app.audit.suite.phrase_parts import is_thing
-from app.audit.suite.phrasing import checked, phrasings
+from app.audit.suite.phrasing import phrasings
+from app.audit.suite.realiser import FramePlan, fill, finish
 from app.audit.suite.reading import read_tool
 from app.audit.suite.values import tool_values
 from app.audit.suite.word_forms import base_verb
@@ -145,11 +146,13 @@ def test_owner_and_repo_are_one_value_and_base_verbs_come_from_lemminflect() -> 
         ("{obj} is missing", None),
         ("hi", None),
         ("list the open issues", "List the open issues."),
-        ("is there a update", "Is there an update."),
+        ("list  the open issues ", "List the open issues."),
+        # The finish makes a sentence of the words it is given; it does not choose them.
+        ("is there a update", "Is there a update."),
     ],
 )
 def test_quality_gate(raw: str, expected: str | None) -> None:
-    assert checked(raw) == expected
+    assert finish(raw) == expected
 
 
 def test_class_frames_only_for_the_verbs_they_fit() -> None:
@@ -218,7 +221,48 @@ def test_description_wording_a_person_would_not_say_is_trimmed() -> None:
     )
     texts = [p.text for p in phrasings(fork)]
     assert "Fork the GitHub repository acme/webshop to my account." in texts, texts
-    assert checked("Get the file /srv/app/config.yaml or directory") == "Get the file /srv/app/config.yaml."
+
+
+def test_the_description_is_trimmed_when_read_and_never_a_value() -> None:
+    """The trims read the description; a value that says "your" is the user's text and stays as written."""
+    note = tool(
+        "post_note",
+        "Posts a note with pagination to your notebook.",
+        notebook={"type": "string", "examples": ["travel"]},
+        text={"type": "string", "description": "Text of the note.", "examples": ["Check your passport"]},
+    )
+    texts = [p.text for p in phrasings(note)]
+    assert texts and not any("pagination" in t for t in texts), texts
+    assert any('"Check your passport"' in t for t in texts), texts
+    assert not any("my passport" in t for t in texts), texts
+
+
+def test_a_value_says_which_of_two_alternatives() -> None:
+    """"the folder or archive" given the folder's path: the path says which, the alternative goes."""
+    size = tool(
+        "folder_size",
+        "Measure the disk space used by a folder or archive on the backup server.",
+        folder_path={"type": "string", "description": "Path of the folder."},
+    )
+    texts = [p.text for p in phrasings(size)]
+    assert any("/srv/app" in t for t in texts), texts
+    assert not any(re.search(r"/\S* or archive", t) for t in texts), texts
+
+
+def test_a_possessive_of_the_description_stays_in_every_frame() -> None:
+    """"your own profile" is "my own profile": frames say "my", never "the my"."""
+    me = tool("whoami", "Get details of your own chat profile.")
+    texts = [p.text for p in phrasings(me)]
+    assert any("my own chat profile" in t for t in texts), texts
+    assert not any("the my" in t for t in texts), texts
+
+
+def test_a_verb_takes_its_object_through_its_preposition() -> None:
+    """"Switches branches" given one branch: "Switch to the branch main", not "Switch the branch main"."""
+    switch = tool("checkout_branch", "Switches branches.", branch_name={"type": "string"})
+    texts = [p.text for p in phrasings(switch)]
+    assert any(t.startswith("Switch to the branch ") for t in texts), texts
+    assert not any(t.startswith("Switch the ") for t in texts), texts
 
 
 def test_search_texts_fit_what_the_tool_searches() -> None:
@@ -411,9 +455,27 @@ def test_which_operation_to_run_is_not_said_as_a_setting() -> None:
     assert any("with state open" in t for t in texts), texts
 
 
-def test_a_capitalised_vowel_takes_an() -> None:
-    assert checked("Could you make a Istio object for me?") == "Could you make an Istio object for me?"
-    assert checked("Could you make a URL shortener for me?") == "Could you make a URL shortener for me?"
+def _plan(**parts: Any) -> FramePlan:
+    empty: dict[str, Any] = dict.fromkeys(("obj", "subj", "rest", "thing", "objs", "query", "content", "target", "done"))
+    return FramePlan(**(empty | {"where": "", "verb": "make"} | parts))
+
+
+def test_a_frame_article_is_decided_by_the_slot_it_comes_before() -> None:
+    frame = "Could you make a {thing} for me?"
+    assert fill(frame, _plan(thing="Istio object")) == "Could you make an Istio object for me?"
+    assert fill(frame, _plan(thing="URL shortener")) == "Could you make a URL shortener for me?"
+    assert fill(frame, _plan(thing="unified diff")) == "Could you make a unified diff for me?"
+    assert fill(frame, _plan()) is None  # no thing to say: the frame is not used
+
+
+def test_agreement_is_decided_from_the_plan() -> None:
+    one = _plan(obj="the ticket T-1042", thing="ticket", objs="tickets", query="*.log")
+    many = _plan(obj="the tickets", thing="ticket", objs="tickets", many=True, query="refund")
+    assert fill("{obj} {be} out of date.", one) == "the ticket T-1042 is out of date."
+    assert fill("{obj} {needs} to run again.", many) == "the tickets need to run again."
+    assert fill('{Are} there any {objs} {about} "{query}"?', one) == 'Are there any tickets matching "*.log"?'
+    code = _plan(obj="the code", thing="code", objs="code", mass=True, query="retry")
+    assert fill('{Are} there any {objs} {about} "{query}"?', code) == 'Is there any code about "retry"?'
 
 
 def _pod_tool(name: str, description: str, **extra: dict[str, object]) -> Tool:

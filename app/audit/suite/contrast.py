@@ -22,16 +22,18 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from app.audit.models import Phrasing, Tool
+from app.audit.suite.articles import indefinite_article
 from app.audit.suite.frames import listing, lists
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.phrase_parts import Phrased, is_thing
-from app.audit.suite.phrasing import checked, operation_reading
+from app.audit.suite.phrasing import operation_reading
 from app.audit.suite.placing import with_values
 from app.audit.suite.reading import (
     TOOL_CACHE,
     Reading,
     read_tool,
 )
+from app.audit.suite.realiser import finish
 from app.audit.suite.values import Value, named_value, param_values, tool_values
 from app.audit.suite.word_forms import (
     base_verb,
@@ -62,7 +64,7 @@ def contrastive(
     out: list[Phrased] = []
     seen: set[str] = set()
     for text in texts:
-        if (done := checked(text)) and done.lower() not in seen:
+        if (done := finish(text)) and done.lower() not in seen:
             seen.add(done.lower())
             out.append(Phrased(done, Phrasing.CONTRASTIVE))
     return out
@@ -183,7 +185,7 @@ def _by_parameters(tool: Tool, reading: Reading, rivals: Sequence[Tool], variant
         given = _joined([_said(v) for v in shown])
         if _starts_with_head(reading):
             # The object alone first: the fewer of the rivals' words a request repeats, the clearer it points.
-            article = "a" if reading.object.split()[:1] in (["a"], ["an"]) else "the"
+            article = indefinite_article(reading.head) if reading.object.split()[:1] in (["a"], ["an"]) else "the"
             out.append(f"{reading.verb} {article} {reading.head} {given}")
         out.append(f"{reading.verb} {reading.object} {given}")
     for member in members[:1]:

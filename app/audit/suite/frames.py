@@ -9,12 +9,13 @@ import re
 from app.audit.models import Phrasing
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import addressed, file_said, mention_of, spoken_form, unnamed_value, with_name
-from app.audit.suite.phrase_parts import SLOT, Phrased, after_noun, ends_with, is_thing
+from app.audit.suite.phrase_parts import Phrased, after_noun, ends_with, is_thing
 from app.audit.suite.placing import paired, placed_values, quoted_at_head, says
 from app.audit.suite.reading import (
     Reading,
     frame_data,
 )
+from app.audit.suite.realiser import FramePlan, fill
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
     inflections,
@@ -28,7 +29,7 @@ from app.audit.text import split_identifier
 
 def framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]:
     frames = frame_data()[family]
-    slots = _slots(reading, values)
+    plan = _plan(reading, values)
     phrasing = Phrasing.TASK if family == "task" else Phrasing.INDIRECT
     out = []
     verb = reading.verb.split()[-1]
@@ -49,13 +50,9 @@ def framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]:
             continue
         if "what is in" in frame and (measure or not {last, singular(last)} & set(containers)):
             continue
-        needed = set(SLOT.findall(frame))
-        if "done" in needed and not passive:
+        if "{done}" in frame and not passive:
             continue
-        if needed <= {k for k, v in slots.items() if v is not None}:
-            text = frame.format(**{k: v or "" for k, v in slots.items()})
-            if slots["query"] and re.search(r"[*?]", slots["query"]):
-                text = text.replace(' about "', ' matching "')  # a pattern ("*.log") is matched, not talked about
+        if (text := fill(frame, plan)) is not None:
             out.append(Phrased(text, phrasing))
     return out
 
@@ -70,7 +67,7 @@ def lists(reading: Reading) -> bool:
     return reading.verb_class in WORDS.listing or bool(re.match(r"(?:an? |the )?list of ", reading.object.lower()))
 
 
-def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
+def _plan(reading: Reading, values: list[Value]) -> FramePlan:
     head = reading.head if is_thing(reading.head) else ""
     first = next((v for v in values if v.role == "ref" and v.noun), None)
     if first is not None and head.lower() == plural(first.noun) and not lists(reading):
@@ -114,6 +111,10 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
         # Work is done on a branch, not of it: "the file config/settings.yaml on the branch main".
         on_branch = mention_of(ref, reading.verb, head) if ref.noun == "branch" else None
         obj = f"{phrase} {on_branch or ('to' if joins else 'of') + f' the {ref.noun} {spoken_form(ref)}'}"
+    # "my GitHub profile": a phrase whose description says whose it is keeps that word for "the".
+    own = next((p for p in sorted(WORDS.possessives) if f" {p} {head.lower()}" in f" {reading.object.lower()}"), None)
+    if own and head and obj.startswith("the "):
+        obj = f"{own} {obj.removeprefix('the ')}"
     statement = next((v for v in values if v.role == "statement"), None)
     code = head.split()[-1].lower() in WORDS.code if head else False
     if statement is not None and code and f"the {head}" in obj:
@@ -123,26 +124,22 @@ def _slots(reading: Reading, values: list[Value]) -> dict[str, str | None]:
     scopes = [m for v in unplaced if v.role == "scope" and v is not target and (m := mention_of(v))]
     said_where = scope is not None and scope is not target and scopes
     where = f" {paired(scopes, set(range(len(scopes))))[0]}" if said_where else ""
-    many = singular(head) != head
     subj, rest = _split_complement(obj) if head else (None, None)
-    return {
-        "subj": subj,
-        "rest": rest,
-        "pwhere": "" if rest else where,
-        "ewhere": where if rest else "",
-        "be": "are" if many else "is",
-        "Are": "Is" if head and uncountable(head) else "Are",
-        "needs": "need" if many else "needs",
-        "done": _participle(reading.verb),
-        "obj": obj if head else None,
-        "thing": singular(head) if head else None,
-        "objs": plural(head) if head else None,
-        "where": where,
-        "query": query.text if query else None,
-        "content": content.text[0].lower() + content.text[1:].rstrip(".") if content else None,
-        "target": addressed(target) if target else None,
-        "verb": _with_particle(reading.verb),
-    }
+    return FramePlan(
+        obj=obj if head else None,
+        subj=subj,
+        rest=rest,
+        thing=singular(head) if head else None,
+        objs=plural(head) if head else None,
+        where=where,
+        query=query.text if query else None,
+        content=content.text[0].lower() + content.text[1:].rstrip(".") if content else None,
+        target=addressed(target) if target else None,
+        verb=_with_particle(reading.verb),
+        done=_participle(reading.verb),
+        many=singular(head) != head,
+        mass=bool(head) and uncountable(head),
+    )
 
 
 _COMPLEMENT = re.compile(r"(?<!\bassigned)\s(?:to|into|onto)\s(?!\w+\s(?:the|a|an|your|my)\b)")

@@ -23,6 +23,7 @@ class Lexicon(BaseModel):
     prepositions: frozenset[str]
     phrase_prepositions: frozenset[str]
     determiners: frozenset[str]
+    possessives: frozenset[str]
     not_actions: frozenset[str]
     wrappers: frozenset[str]
     uncountable: frozenset[str]
@@ -65,6 +66,7 @@ class Lexicon(BaseModel):
     measures: frozenset[str]
     containers: frozenset[str]
     nouns: frozenset[str]
+    description_trims: tuple[tuple[str, str], ...]
 
 
 def read_lexicon(path: Path = LEXICON_FILE) -> Lexicon:

@@ -44,6 +44,12 @@ def owner_phrase(obj: str, head: str) -> str:
         of_what = acting and w.lower() == "of"  # "describing the execution of the winning plan"
         short = len(phrase) <= 2 and w.lower() in ("in", "on", "from")
         if w.lower() in WORDS.prepositions and not (agent or of_what or short):
+            # "to appear or disappear or a time | to pass": the last alternative's clause goes on past the cut, so
+            # the alternative goes, not half of it.
+            joins = [i for i, said in enumerate(phrase) if said.lower() in ("or", "and")]
+            at = len(phrase) + 1
+            if w.lower() == "to" and at < len(after) and base_verb(after[at]) and joins and joins[-1] > 1:
+                phrase = phrase[: joins[-1]]
             break
         if len(phrase) >= limit:
             break

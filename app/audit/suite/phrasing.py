@@ -19,21 +19,21 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from app.audit.models import Phrasing, Tool
-from app.audit.suite.articles import with_articles
+from app.audit.suite.articles import indefinite_article
 from app.audit.suite.frames import framed, listing, lists
 from app.audit.suite.lexicon import WORDS
-from app.audit.suite.phrase_parts import MAX_WORDS, SLOT, Phrased, is_thing
+from app.audit.suite.phrase_parts import Phrased, is_thing
 from app.audit.suite.placing import can_name, names_a_thing, owned_object, with_values
 from app.audit.suite.reading import (
     TOOL_CACHE,
     Reading,
-    frame_data,
     operation_members,
     read_tool,
 )
+from app.audit.suite.realiser import finish
 from app.audit.suite.values import ToolText, Value, tool_text, tool_values
 from app.audit.suite.word_forms import (
     lemmas,
@@ -83,7 +83,7 @@ def _phrasings(text: ToolText, variant: int, prefixes: frozenset[str]) -> tuple[
     seen: set[str] = set()
     for rank in range(max(len(f) for f in families)):
         for family in families:
-            if rank < len(family) and (request := checked(family[rank].text)) and request.lower() not in seen:
+            if rank < len(family) and (request := finish(family[rank].text)) and request.lower() not in seen:
                 seen.add(request.lower())
                 out.append(Phrased(request, family[rank].phrasing))
     return tuple(out)
@@ -111,7 +111,8 @@ def operation_reading(
     kind = verb_classes()[verb]
     if kind == "list":
         return Reading(verb=verb, verb_class=kind, object=f"the {plural(thing)}", head=plural(thing))
-    return Reading(verb=verb, verb_class=kind, object=f"{'a' if kind == 'create' else 'the'} {thing}", head=thing)
+    determiner = indefinite_article(thing) if kind == "create" else "the"
+    return Reading(verb=verb, verb_class=kind, object=f"{determiner} {thing}", head=thing)
 
 
 
@@ -163,6 +164,17 @@ def _operated_thing(reading: Reading, tool: Tool, name: list[str], generic: froz
     return singular(" ".join(spelled.get(w.lower(), w.lower()) for w in words))
 
 
+def _verb_phrase(verb: str, obj: str) -> str:
+    """The verb and its object, with the preposition the verb takes its object through when the object follows
+    it directly (lexicon.yml `particles`): "switch" and "the branch main" -> "switch to the branch main"; not when
+    the object says it later ("navigate the browser to a URL")."""
+    particle = WORDS.particles.get(verb.split()[-1])
+    first = obj.split()[0].lower() if obj.split() else ""
+    if particle and first in WORDS.determiners and f" {particle} " not in f" {obj} ":
+        return f"{verb} {particle} {obj}"
+    return f"{verb} {obj}"
+
+
 def _counted_as_described(rest: list[str], values: list[Value], description: str, *, one: bool) -> list[str]:
     """A name's object words counted as the request asks: a listing names its things as the description counts
     them, the words before them too ("confluence_search_user", "Search Confluence users ..." -> "users"; not
@@ -201,46 +213,15 @@ def _names_action(word: str) -> bool:
     return lowered in verb_classes() and ("NOUN" not in lemmas(lowered) or lowered in ("read", "write"))
 
 
-# Sentences whose check is kept: the same drafts come back for each example-value variant, each top-up and each
-# contrastive rival, and the trims are a few dozen patterns run over each.
-_SENTENCES = 65_536
-
-
-@lru_cache(maxsize=_SENTENCES)
-def checked(text: str) -> str | None:
-    """The request as a finished sentence, or None when it would not read as one."""
-    for pattern, replacement in _trims():
-        text = pattern.sub(replacement, text)
-    text = re.sub(r"\s+", " ", text).strip()
-    text = re.sub(r"\s+([,.?!:])", r"\1", text)
-    # "the specific user dana", "a given position": words of a description, not of a person asking.
-    text = re.sub(r"\b(the|a|an|The|A|An) (?:specific|specified|given|particular) (?=\w)", r"\1 ", text)
-    text = with_articles(text)
-    text = re.sub(r"\ba (\d|#)", r"\1", text)
-    if not text or SLOT.search(text) or "  " in text:
-        return None
-    text = text[0].upper() + text[1:]
-    if text[-1] not in '.?!"':
-        text += "."
-    words = [w.lower().strip(',.?!:"') for w in text.split()]
-    if not 3 <= len(words) <= MAX_WORDS or any(a == b and a.isalpha() for a, b in itertools.pairwise(words)):
-        return None
-    return text
-
-
-@cache
-def _trims() -> tuple[tuple[re.Pattern[str], str], ...]:
-    """Description wording a person would not say, with what to say instead (phrasings.yml `trims`)."""
-    return tuple((re.compile(pattern), replacement) for pattern, replacement in frame_data().get("trims", []))
-
-
 def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozenset[str]) -> list[Phrased]:
     out = []
     if reading.object:
         one = not lists(reading)
         out.append(
             Phrased(
-                f"{reading.verb} {with_values(reading.object, reading.head, values, one=one, verb=reading.verb)}",
+                _verb_phrase(
+                    reading.verb, with_values(reading.object, reading.head, values, one=one, verb=reading.verb)
+                ),
                 Phrasing.EXPLICIT,
             )
         )
@@ -269,5 +250,6 @@ def _explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: froze
         rest = _counted_as_described(rest, values, tool.description or "", one=one)
         words = " ".join(rest)
         obj, head, rest_values = owned_object(words, values, verb)
-        out.append(Phrased(f"{verb} {with_values(obj, head, rest_values, one=one, verb=verb)}", Phrasing.EXPLICIT))
+        said = with_values(obj, head, rest_values, one=one, verb=verb)
+        out.append(Phrased(_verb_phrase(verb, said), Phrasing.EXPLICIT))
     return out

@@ -78,10 +78,25 @@ def placed_values(obj: str, values: list[Value], *, one: bool = False, later: bo
             )
             thing = value.noun if match.group(2).lower() == plural(value.noun).lower() != value.noun else match.group(2)
             said = f"{'the ' if starts_phrase else ''}{match.group(1)}{thing} {spoken_form(value)}"
-            obj = obj[: match.start()] + said + obj[match.end() :]
+            obj = obj[: match.start()] + said + _without_alternative(obj[match.end() :])
             done.append(value)
             break
     return obj, done
+
+
+def _without_alternative(rest: str) -> str:
+    """What follows a placed value without the alternative the description offered next to its thing: the file
+    config/settings.yaml "or directory", the repository acme/webshop "or its owner organization" (the value says
+    which one the request is about)."""
+    words = rest.split()
+    if not words or words[0] != "or":
+        return rest
+    said = 1 + (len(words) > 1 and words[1].lower() in WORDS.phrase_openers)
+    nouns = list(itertools.takewhile(lambda w: w.isalpha() and w.lower() not in NOT_NOUNS, words[said : said + 2]))
+    if not nouns or not is_thing(nouns[-1]) or lemmas(nouns[0].lower()).keys() == {"VERB"}:
+        return rest
+    kept = words[said + len(nouns) :]
+    return f" {' '.join(kept)}" if kept else ""
 
 
 # Patterns kept, one per noun or head: a suite places values in tens of thousands of phrases, more distinct
@@ -219,7 +234,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             said[i] = f"and {mention.removeprefix('for ')}"
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda mention: mention.startswith(":"))
-    return " ".join([obj, *said])
+    return "".join([obj, *(m if m.startswith(":") else f" {m}" for m in said)])
 
 
 def says(preposition: str, obj: str, tail: Sequence[str] = ()) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from app.audit.models import Tool
-from app.audit.suite.articles import indefinite_article
+from app.audit.suite.articles import indefinite_article, with_articles
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.object_phrase import (
     after_container,
@@ -75,16 +75,30 @@ class Reading:
 
 @cache
 def frame_data() -> dict[str, Any]:
-    """phrasings.yml (frames, filler, cues, trims), checked: every class a dict key, every frame a string."""
+    """phrasings.yml (frames, filler, cues), checked: every class a dict key, every frame a string."""
     path = PHRASINGS_FILE
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not {"task", "indirect", "filler", "cues", "trims"} <= set(data):
-        raise ValueError(f"{path}: needs the keys task, indirect, filler, cues, trims")
+    if not isinstance(data, dict) or not {"task", "indirect", "filler", "cues"} <= set(data):
+        raise ValueError(f"{path}: needs the keys task, indirect, filler, cues")
     for family in ("task", "indirect"):
         for cls, frames in data[family].items():
             if not isinstance(cls, str) or not all(isinstance(f, str) for f in frames):
                 raise ValueError(f"{path}: {family}.{cls} must map a class name to a list of strings (quote 'on')")
     return data
+
+
+@cache
+def _description_trims() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(pattern), replacement) for pattern, replacement in WORDS.description_trims)
+
+
+def plainly(sentence: str) -> str:
+    """A description's sentence in the words of a person asking (lexicon.yml `description_trims`: "your" is
+    "my", "with pagination" goes), its articles decided for the words now after them ("a detailed overview" ->
+    "an overview")."""
+    for pattern, replacement in _description_trims():
+        sentence = pattern.sub(replacement, sentence)
+    return with_articles(" ".join(sentence.split()))
 
 
 def lead_sentence(description: str) -> str:
@@ -122,7 +136,7 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
     """`read_tool` of a tool named by these words (its name's alphabetic words) with this description."""
     name_words = list(words_of_name)
     # "the status, priority or assignee of a ticket" -> "the status of a ticket": one thing per request.
-    lead_in = lead_sentence(description)
+    lead_in = plainly(lead_sentence(description))
     sentence = _LIST.sub(r"\1", lead_in)
     clause = _CLAUSE_END.split(sentence, maxsplit=1)[0].strip()
     words = clause.split()
@@ -147,7 +161,8 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
     performed = verb == "perform" and rest[1:2] != ["and"]  # "Perform drag and drop": a pair of actions stays
     if verb == "perform" and len(rest) > 2 and rest[1:2] == ["and"] and base_verb(rest[0]) and base_verb(rest[2]):
         # ... and is one thing, the one performed: "Perform a drag-and-drop between two elements".
-        rest = ["a", f"{rest[0].lower()}-and-{rest[2].lower()}", *rest[3:]]
+        pair = f"{rest[0].lower()}-and-{rest[2].lower()}"
+        rest = [indefinite_article(pair), pair, *rest[3:]]
     if performed and rest and base_verb(rest[0]) and named_verb_of(name_words) == rest[0].lower():
         # "Perform click on a web page" (browser_click): the action performed is the name's verb.
         verb, rest = rest[0].lower(), rest[1:]
@@ -192,7 +207,7 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
     head_words: list[str] = []
     start = rest[1:] if rest and rest[0].lower() in WORDS.prepositions else rest
     start = after_container(start)
-    while start and start[0].lower() in WORDS.determiners | {"new", "multiple", "several"}:
+    while start and start[0].lower() in WORDS.determiners | WORDS.possessives | {"new", "multiple", "several"}:
         start = start[1:]
     for i, w in enumerate(start):
         lowered = w.lower()
@@ -202,7 +217,7 @@ def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
             if start[i + 2].lower() not in WORDS.prepositions | WORDS.determiners and not base_verb(start[i + 1]):
                 head_words.append(start[i + 2])
             break
-        if lowered in WORDS.prepositions | {"or", "and/or", "whose", "which", "who", "they", "that", "since"}:
+        if lowered in WORDS.prepositions | {"or", "and/or", "whose", "which", "who", "they", "that", "since", "i"}:
             break
         if lowered == "and" and i + 1 < len(start) and start[i + 1].lower() in WORDS.determiners | {"its", "their"}:
             break

@@ -1,0 +1,86 @@
+"""Wording a request once: a frame filled from a typed plan, then finished as a sentence.
+
+A `FramePlan` is what a task or indirect frame (frames.yml) is filled with: the object as said with its values,
+the phrases around it, and what agreement needs to know of it (its number, whether its noun is counted). `fill`
+words a frame from a plan once: the verb after the object agrees with it ("is"/"are", "needs"/"need", "Is"/"Are
+there any"), a frame's "a" before a slot is "a" or "an" as the slot's first word is spoken, a search text that is
+a pattern is "matching", not "about". `finish` makes any drafted request a sentence: one space between words, a
+capital, an end mark; a draft that would not read as one (an unfilled slot, a repeated word, too short or long)
+is dropped, never shown. Nothing here rewrites the words a builder chose.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, fields
+from functools import lru_cache
+
+from app.audit.suite.articles import indefinite_article
+from app.audit.suite.phrase_parts import MAX_WORDS, SLOT
+
+# A frame's indefinite article before a slot: decided by the slot's words, not written in the frame.
+_ARTICLE_SLOT = re.compile(r"\ba \{(\w+)\}")
+# Sentences whose check is kept: the same drafts come back for each example-value variant, each top-up and each
+# contrastive rival.
+_SENTENCES = 65_536
+
+
+@dataclass(frozen=True)
+class FramePlan:
+    """The parts a frame is filled with, each None when the tool's reading has none (a frame that needs it is not
+    used). `many` and `mass` say how the object is counted; agreement is decided from them, not written."""
+
+    obj: str | None  # the object with its values: "the ticket T-1042"
+    subj: str | None  # the object before its "to"/"into" part, for frames that put the verb after it
+    rest: str | None  # that part: " to the user dana"
+    thing: str | None  # the bare object: "ticket"
+    objs: str | None  # the object in the plural: "tickets"
+    where: str  # " in acme/webshop" or ""
+    query: str | None  # a search text
+    content: str | None  # text to write
+    target: str | None  # where a message goes
+    verb: str  # the tool's own verb, with the preposition it takes ("navigate to")
+    done: str | None  # its past participle ("merged"); None for a verb said with a preposition
+    many: bool = False  # the object is plural: "are", "need"
+    mass: bool = False  # the object's noun is not counted: "Is there any code ..."
+
+    def offers(self) -> frozenset[str]:
+        """The slots this plan can fill."""
+        parts = {f.name for f in fields(self) if f.name not in ("many", "mass") and getattr(self, f.name) is not None}
+        # The complement split and the agreement are said of the object: with no object there is none of them.
+        said = {"pwhere", "ewhere"} | ({"be", "needs", "Are"} if self.obj is not None else set())
+        return frozenset(parts | said | ({"about"} if self.query is not None else set()))
+
+
+def fill(frame: str, plan: FramePlan) -> str | None:
+    """`frame` worded from `plan`, or None when the plan lacks a slot the frame needs."""
+    if not set(SLOT.findall(frame)) <= plan.offers():
+        return None
+    slots: dict[str, str] = {f.name: str(getattr(plan, f.name) or "") for f in fields(plan)}
+    slots |= {
+        "pwhere": "" if plan.rest else plan.where,
+        "ewhere": plan.where if plan.rest else "",
+        "be": "are" if plan.many else "is",
+        "needs": "need" if plan.many else "needs",
+        "Are": "Is" if plan.mass else "Are",
+        # A pattern ("*.log") is matched, not talked about.
+        "about": "matching" if plan.query and re.search(r"[*?]", plan.query) else "about",
+    }
+    frame = _ARTICLE_SLOT.sub(lambda m: f"{indefinite_article(slots[m[1]].split()[0] if slots[m[1]] else '')} {{{m[1]}}}", frame)
+    return frame.format(**slots)
+
+
+@lru_cache(maxsize=_SENTENCES)
+def finish(draft: str) -> str | None:
+    """The drafted request as a finished sentence, or None when it would not read as one."""
+    text = " ".join(draft.split())
+    if not text or SLOT.search(text):
+        return None
+    text = text[0].upper() + text[1:]
+    if text[-1] not in '.?!"':
+        text += "."
+    words = [w.lower().strip(',.?!:"') for w in text.split()]
+    if not 3 <= len(words) <= MAX_WORDS or any(a == b and a.isalpha() for a, b in itertools.pairwise(words)):
+        return None
+    return text
