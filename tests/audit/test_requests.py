@@ -14,8 +14,8 @@ from app.audit.models import CaseFamily, Phrasing, Tool, ToolSet
 from app.audit.suite.build import build_suite
 from app.audit.suite.phrase_parts import is_thing
 from app.audit.suite.phrasing import phrasings
-from app.audit.suite.realiser import FramePlan, fill, finish
 from app.audit.suite.reading import read_tool
+from app.audit.suite.realiser import FramePlan, fill, finish
 from app.audit.suite.values import tool_values
 from app.audit.suite.word_forms import base_verb
 from tests.conftest import SHARED, shared_path
@@ -456,7 +456,8 @@ def test_which_operation_to_run_is_not_said_as_a_setting() -> None:
 
 
 def _plan(**parts: Any) -> FramePlan:
-    empty: dict[str, Any] = dict.fromkeys(("obj", "subj", "rest", "thing", "objs", "query", "content", "target", "done"))
+    parts_of_a_plan = ("obj", "subj", "rest", "thing", "objs", "query", "content", "target", "done")
+    empty: dict[str, Any] = dict.fromkeys(parts_of_a_plan)
     return FramePlan(**(empty | {"where": "", "verb": "make"} | parts))
 
 

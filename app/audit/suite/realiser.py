@@ -67,8 +67,13 @@ def fill(frame: str, plan: FramePlan) -> str | None:
         # A pattern ("*.log") is matched, not talked about.
         "about": "matching" if plan.query and re.search(r"[*?]", plan.query) else "about",
     }
-    frame = _ARTICLE_SLOT.sub(lambda m: f"{indefinite_article(slots[m[1]].split()[0] if slots[m[1]] else '')} {{{m[1]}}}", frame)
+    frame = _ARTICLE_SLOT.sub(lambda m: f"{_article(slots[m[1]])} {{{m[1]}}}", frame)
     return frame.format(**slots)
+
+
+def _article(said: str) -> str:
+    """"a" or "an" before the words a slot says."""
+    return indefinite_article(said.split()[0] if said.split() else "")
 
 
 @lru_cache(maxsize=_SENTENCES)
