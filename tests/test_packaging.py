@@ -32,7 +32,7 @@ def test_wheel_has_the_data_and_runs_from_an_unpacked_copy(tmp_path: Path) -> No
         "app/schemas/export.schema.json",
         "app/redaction/secret_patterns.yml",
         "app/audit/suite/lexicon.yml",
-        "app/audit/suite/phrasings.yml",
+        "app/audit/suite/frames.yml",
     ):
         assert required in names, f"{required} is missing from the wheel"
     assert not any(n.startswith("selectors/") or n.startswith("rules/") for n in names)

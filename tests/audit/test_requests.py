@@ -13,9 +13,9 @@ from app.audit.loader import load_definitions
 from app.audit.models import CaseFamily, Phrasing, Tool, ToolSet
 from app.audit.suite.build import build_suite
 from app.audit.suite.phrase_parts import is_thing
-from app.audit.suite.phrasing import phrasings
 from app.audit.suite.reading import read_tool
 from app.audit.suite.realiser import FramePlan, fill, finish
+from app.audit.suite.tool_requests import phrasings
 from app.audit.suite.values import tool_values
 from app.audit.suite.word_forms import base_verb
 from tests.conftest import SHARED, shared_path

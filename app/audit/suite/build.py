@@ -10,9 +10,9 @@ from typing import Any, Protocol
 from app.audit.models import Case, CaseFamily, Suite, Tool, ToolSet
 from app.audit.suite.intents import TemplateCaseGenerator, contrastive_requests, positive_case, requests_for
 from app.audit.suite.phrase_parts import Phrased
-from app.audit.suite.phrasing import name_prefixes
 from app.audit.suite.spelling import as_written
 from app.audit.suite.targeting import MIN_SCORED_CHANGED, budgets, changed_tools, neighbours
+from app.audit.suite.tool_requests import name_prefixes
 from app.audit.suite.validate import MIN_CONFIDENCE, CaseValidator, SideValidator
 from app.audit.text import content_stems, has_token, split_identifier
 

@@ -25,8 +25,8 @@ from app.audit.models import Phrasing, Tool
 from app.audit.suite.articles import indefinite_article
 from app.audit.suite.frames import listing, lists
 from app.audit.suite.lexicon import WORDS
+from app.audit.suite.operations import operation_reading
 from app.audit.suite.phrase_parts import Phrased, is_thing
-from app.audit.suite.phrasing import operation_reading
 from app.audit.suite.placing import with_values
 from app.audit.suite.reading import (
     TOOL_CACHE,

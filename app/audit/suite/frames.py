@@ -1,20 +1,22 @@
-"""Task and indirect requests: a frame of the verb's class (phrasings.yml) with its slots filled from the
+"""Task and indirect requests: a frame of the verb's class (frames.yml) with its slots filled from the
 reading of the tool and its values ("Can you pull up the ticket T-1042?", "The ticket T-1042 is no longer
 needed.")."""
 
 from __future__ import annotations
 
 import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
 
 from app.audit.models import Phrasing
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import addressed, file_said, mention_of, spoken_form, unnamed_value, with_name
 from app.audit.suite.phrase_parts import Phrased, after_noun, ends_with, is_thing
 from app.audit.suite.placing import paired, placed_values, quoted_at_head, says
-from app.audit.suite.reading import (
-    Reading,
-    frame_data,
-)
+from app.audit.suite.reading import Reading
 from app.audit.suite.realiser import FramePlan, fill
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
@@ -25,6 +27,22 @@ from app.audit.suite.word_forms import (
     verb_classes,
 )
 from app.audit.text import split_identifier
+
+FRAMES_FILE = Path(__file__).with_name("frames.yml")
+
+
+@cache
+def frame_data() -> dict[str, Any]:
+    """frames.yml (frames, filler, cues), checked: every class a dict key, every frame a string."""
+    path = FRAMES_FILE
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not {"task", "indirect", "filler", "cues"} <= set(data):
+        raise ValueError(f"{path}: needs the keys task, indirect, filler, cues")
+    for family in ("task", "indirect"):
+        for cls, frames in data[family].items():
+            if not isinstance(cls, str) or not all(isinstance(f, str) for f in frames):
+                raise ValueError(f"{path}: {family}.{cls} must map a class name to a list of strings (quote 'on')")
+    return data
 
 
 def framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]:

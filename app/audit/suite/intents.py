@@ -1,6 +1,6 @@
 """Deterministic requests written from a tool's own text, without a model (the synthetic mode's case writer).
 
-Per tool, requests of three families (app/audit/suite/phrasing.py): explicit, task-phrased and indirect,
+Per tool, requests of three families (app/audit/suite/tool_requests.py): explicit, task-phrased and indirect,
 interleaved so that any budget of three or more covers all three; a larger budget (a changed tool and its
 neighbours, app/audit/suite/targeting.py) draws more frames and other example values; contrastive requests
 (app/audit/suite/contrast.py) are written only for a tool still short of scored cases. Negatives: a
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from app.audit.models import NO_TOOL, Case, CaseFamily, Phrasing, Provenance, Tool, ToolSet
 from app.audit.suite.contrast import contrastive
 from app.audit.suite.phrase_parts import Phrased
-from app.audit.suite.phrasing import name_prefixes, phrasings
+from app.audit.suite.tool_requests import name_prefixes, phrasings
 
 # Hand-written requests that no ordinary tool set should serve; the validator still checks each one.
 OFF_TOPIC_REQUESTS = (

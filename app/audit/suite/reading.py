@@ -12,10 +12,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
-from typing import Any
-
-import yaml
 
 from app.audit.models import Tool
 from app.audit.suite.articles import indefinite_article, with_articles
@@ -32,7 +28,6 @@ from app.audit.suite.object_phrase import (
 from app.audit.suite.word_forms import base_verb, lemma_of, verb_classes
 from app.audit.text import split_identifier
 
-PHRASINGS_FILE = Path(__file__).with_name("phrasings.yml")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _LEAD_INS = re.compile(
     r"^(?:this (?:tool|function|endpoint) (?:will |can |is used to |allows you to |lets you )?|the tool |"
@@ -71,20 +66,6 @@ class Reading:
     head: str  # the object's noun phrase without determiner: "secret scanning alerts"
     # What the head belongs to, when the object says: "of a Kubernetes Pod" in "the logs of a Kubernetes Pod".
     owner: str = ""
-
-
-@cache
-def frame_data() -> dict[str, Any]:
-    """phrasings.yml (frames, filler, cues), checked: every class a dict key, every frame a string."""
-    path = PHRASINGS_FILE
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not {"task", "indirect", "filler", "cues"} <= set(data):
-        raise ValueError(f"{path}: needs the keys task, indirect, filler, cues")
-    for family in ("task", "indirect"):
-        for cls, frames in data[family].items():
-            if not isinstance(cls, str) or not all(isinstance(f, str) for f in frames):
-                raise ValueError(f"{path}: {family}.{cls} must map a class name to a list of strings (quote 'on')")
-    return data
 
 
 @cache

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from app.audit.suite.reading import frame_data
+from app.audit.suite.frames import frame_data
 from app.audit.suite.word_forms import base_verb, verb_classes
 from app.audit.text import folded_stems, words
 

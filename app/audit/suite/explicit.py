@@ -1,0 +1,102 @@
+"""Explicit requests: the description's action as an imperative, with values ("Fetch the ticket T-1042."), and
+a second one from the tool's name words ("Get dependabot alert #142 in acme/webshop.")."""
+
+from __future__ import annotations
+
+import itertools
+
+from app.audit.models import Phrasing, Tool
+from app.audit.suite.frames import listing, lists
+from app.audit.suite.lexicon import WORDS
+from app.audit.suite.phrase_parts import Phrased, is_thing
+from app.audit.suite.placing import can_name, names_a_thing, owned_object, with_values
+from app.audit.suite.reading import Reading
+from app.audit.suite.values import Value
+from app.audit.suite.word_forms import lemmas, plural, singular, verb_classes
+from app.audit.text import split_identifier
+
+
+def explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozenset[str]) -> list[Phrased]:
+    out = []
+    if reading.object:
+        one = not lists(reading)
+        out.append(
+            Phrased(
+                _verb_phrase(
+                    reading.verb, with_values(reading.object, reading.head, values, one=one, verb=reading.verb)
+                ),
+                Phrasing.EXPLICIT,
+            )
+        )
+    name_words = [
+        w
+        for w in split_identifier(tool.name)
+        if w.isalpha() and (len(w) > 2 or w in WORDS.phrase_prepositions) and w not in prefixes | {"and"}
+    ]
+    # "pull request" names a thing, not the action "pull".
+    verbs = [i for i, w in enumerate(name_words) if w in verb_classes() and not names_a_thing(name_words, i)]
+    last, vague = (verbs[-1], verbs[0]) if verbs else (-1, -1)
+    if name_words[last:] in (["read"], ["write"]) and name_words[vague] in WORDS.vague:
+        verbs = [last]  # "manage_istio_config_read": the name's last word says what is done, not "manage"
+    else:
+        vague = -1
+    verb = name_words[verbs[0]] if verbs else None
+    # The verb and the verbs right after it ("create_or_update"); a verb-looking word after the object names a
+    # thing ("add_issue_comment": the comment, not "add the issue").
+    leading = {i for n, i in enumerate(verbs) if i == verbs[0] + n}
+    rest = [w for i, w in enumerate(name_words) if i not in leading and i != vague]
+    # "wait for" alone names nothing, nor "annotated" (of get-annotated-message, 'message' read as the verb).
+    # "update_many" names no thing ("Update many in orders"): the name's last word must.
+    if verb and rest and is_thing(rest[-1]) and any(w not in WORDS.phrase_prepositions and can_name(w) for w in rest):
+        # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
+        one = not listing(verb)
+        rest = _counted_as_described(rest, values, tool.description or "", one=one)
+        words = " ".join(rest)
+        obj, head, rest_values = owned_object(words, values, verb)
+        said = with_values(obj, head, rest_values, one=one, verb=verb)
+        out.append(Phrased(_verb_phrase(verb, said), Phrasing.EXPLICIT))
+    return out
+
+
+def _verb_phrase(verb: str, obj: str) -> str:
+    """The verb and its object, with the preposition the verb takes its object through when the object follows
+    it directly (lexicon.yml `particles`): "switch" and "the branch main" -> "switch to the branch main"; not when
+    the object says it later ("navigate the browser to a URL")."""
+    particle = WORDS.particles.get(verb.split()[-1])
+    first = obj.split()[0].lower() if obj.split() else ""
+    if particle and first in WORDS.determiners and f" {particle} " not in f" {obj} ":
+        return f"{verb} {particle} {obj}"
+    return f"{verb} {obj}"
+
+
+def _counted_as_described(rest: list[str], values: list[Value], description: str, *, one: bool) -> list[str]:
+    """A name's object words counted as the request asks: a listing names its things as the description counts
+    them, the words before them too ("confluence_search_user", "Search Confluence users ..." -> "users"; not
+    "free times" of find_free_time where "meeting times" is said), or what the description lists when the name's
+    word only qualifies it ("helm_list", "List all the Helm releases ..." -> "Helm releases"); an action given a
+    value that names one of its things asks for that one ("pods_delete" with the pod named frontend -> "pod")."""
+    said = " " + " ".join(w.lower().strip(".,;:()") for w in description.split()) + " "
+    last = rest[-1]
+    if not one and f" {' '.join(rest[-2:])} " not in said and f" {' '.join([*rest[-2:-1], plural(last)])} " in said:
+        return [*rest[:-1], plural(last)]
+    names_one = any(v.role == "ref" and singular(last) in (v.noun.lower(), v.named.lower()) for v in values)
+    if one and singular(last) != last and names_one:
+        return [*rest[:-1], singular(last)]
+    compound = None if one else _counted_after(last, description)
+    # Not when a value is one of those things: a listing given one of its own things reads as its history ("up to").
+    if compound and not any(v.noun and singular(v.noun.split()[-1]) == singular(compound[-1].lower()) for v in values):
+        return [*rest[:-1], *compound]
+    return rest
+
+
+def _counted_after(word: str, description: str) -> list[str] | None:
+    """The name's `word` and the plural noun right after it in the description, in its spelling ("helm" in "List
+    all the Helm releases" -> ["Helm", "releases"]); None when the description says `word` otherwise or not."""
+    said = description.split()
+    for first, second in itertools.pairwise(said):
+        if first.lower() != word or not second.isalpha():
+            continue
+        known = lemmas(second.lower()).get("NOUN")
+        if known and known[0] != second.lower() and second.islower():
+            return [first, second]
+    return None
