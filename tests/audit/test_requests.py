@@ -1016,3 +1016,19 @@ def test_requests_from_the_name_count_things_as_the_description_does(
                                             inputSchema={"type": "object", "properties": params}))]
     assert any(t.startswith(wanted) for t in texts), texts
     assert not any(unwanted in t for t in texts), texts
+
+
+def test_a_genitive_of_a_word_that_says_which_takes_no_article() -> None:
+    """"today's lunch menu", never "the today's lunch menu"; "the project's milestones" keeps the project's "the"."""
+    menu = tool("get_lunch_menu", "Get today's lunch menu of the canteen.")
+    milestones = tool("get_milestones", "Get the project's milestones.")
+    menus = [p.text for p in phrasings(menu)]
+    assert any(t.startswith("Can you pull up today's lunch menu") for t in menus), menus
+    assert not any("the today's" in t for t in menus), menus
+    assert any("the project's milestones" in t and not t.startswith("Get") for t in phrasings_of(milestones)), (
+        phrasings_of(milestones)
+    )
+
+
+def phrasings_of(t: Tool) -> list[str]:
+    return [p.text for p in phrasings(t)]

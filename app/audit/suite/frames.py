@@ -129,10 +129,8 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
         # Work is done on a branch, not of it: "the file config/settings.yaml on the branch main".
         on_branch = mention_of(ref, reading.verb, head) if ref.noun == "branch" else None
         obj = f"{phrase} {on_branch or ('to' if joins else 'of') + f' the {ref.noun} {spoken_form(ref)}'}"
-    # "my GitHub profile": a phrase whose description says whose it is keeps that word for "the".
-    own = next((p for p in sorted(WORDS.possessives) if f" {p} {head.lower()}" in f" {reading.object.lower()}"), None)
-    if own and head and obj.startswith("the "):
-        obj = f"{own} {obj.removeprefix('the ')}"
+    if head and obj.startswith("the "):
+        obj = f"{_determiner(reading, head)} {obj.removeprefix('the ')}".lstrip()
     statement = next((v for v in values if v.role == "statement"), None)
     code = head.split()[-1].lower() in WORDS.code if head else False
     if statement is not None and code and f"the {head}" in obj:
@@ -158,6 +156,19 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
         many=singular(head) != head,
         mass=bool(head) and uncountable(head),
     )
+
+
+def _determiner(reading: Reading, head: str) -> str:
+    """What opens the object's phrase in a frame: the possessive the description gives ("my GitHub profile"),
+    none before a genitive of a word that says which by itself ("today's weather forecast", "GitHub's status"),
+    else "the" ("the project's epics": the article is the project's)."""
+    own = next((p for p in sorted(WORDS.possessives) if f" {p} {head.lower()}" in f" {reading.object.lower()}"), None)
+    if own:
+        return own
+    first = head.split()[0]
+    owner = re.sub(r"['’]s?$", "", first)
+    genitive = owner != first and (owner.lower() in WORDS.deictic or owner[:1].isupper())
+    return "" if genitive else "the"
 
 
 _COMPLEMENT = re.compile(r"(?<!\bassigned)\s(?:to|into|onto)\s(?!\w+\s(?:the|a|an|your|my)\b)")

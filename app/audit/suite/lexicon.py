@@ -24,6 +24,7 @@ class Lexicon(BaseModel):
     phrase_prepositions: frozenset[str]
     determiners: frozenset[str]
     possessives: frozenset[str]
+    deictic: frozenset[str]
     not_actions: frozenset[str]
     wrappers: frozenset[str]
     uncountable: frozenset[str]
