@@ -1032,3 +1032,11 @@ def test_a_genitive_of_a_word_that_says_which_takes_no_article() -> None:
 
 def phrasings_of(t: Tool) -> list[str]:
     return [p.text for p in phrasings(t)]
+
+
+def test_a_search_text_after_a_search_for_is_matched_not_for() -> None:
+    """"Search for recipes matching "lentil soup"", not "Search for recipes for "lentil soup""."""
+    recipes = tool("find_recipes", "Search for recipes in the cookbook.", query={"type": "string"})
+    texts = phrasings_of(recipes)
+    assert any(t.startswith("Search for recipes") and ' matching "' in t for t in texts), texts
+    assert not any(re.search(r'\bfor\b.* for "', t) for t in texts), texts

@@ -217,6 +217,8 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
                 mention = f"to {mention.removeprefix('for ')}"  # what is added goes to a thing: "to the issue #142"
             elif takes and value.role == "ref" and mention.startswith("for the ") and not says("from", obj, tail):
                 mention = f"from {mention.removeprefix('for ')}"  # and what is removed comes from one
+            elif value.role == "query" and says("for", obj, tail) and not says("matching", obj, tail):
+                mention = f"matching {mention.removeprefix('for ')}"  # 'Search for issues matching "..."', one "for"
             elif not one and value.role == "ref" and singular(head) != head and ends_with(head, value.noun):
                 mention = f"up to the {value.noun} {spoken_form(value)}"  # a listing of commits given one: its history
             if value.role == "scope" and mention.startswith("in ") and value.noun and places:
