@@ -881,15 +881,15 @@ def test_a_thing_is_named_once_and_a_name_says_its_own_operation() -> None:
 
 
 def test_a_thing_without_a_plural_agrees_with_its_verb() -> None:
-    """Code has no plural: 'Is there any code about "parseConfig"?', not 'Are there any code ...'; countable
+    """Code has no plural: 'Is there any code matching "parseConfig"?', not 'Are there any code ...'; countable
     things keep 'Are there any exports ...'."""
     code = tool("search_code", "Search code by text.", query={"type": "string", "description": "Text to find"})
     exports = tool("search_exports", "Search exports by text.", query={"type": "string", "description": "Text to find"})
     code_texts = [p.text for p in phrasings(code)]
     export_texts = [p.text for p in phrasings(exports)]
-    assert any(t.startswith("Is there any code about") for t in code_texts), code_texts
+    assert any(t.startswith("Is there any code ") for t in code_texts), code_texts
     assert not any(t.startswith("Are there any code") for t in code_texts), code_texts
-    assert any(t.startswith("Are there any exports about") for t in export_texts), export_texts
+    assert any(t.startswith("Are there any exports ") for t in export_texts), export_texts
 
 
 def test_a_pair_of_actions_performed_is_one_thing() -> None:
@@ -1040,3 +1040,13 @@ def test_a_search_text_after_a_search_for_is_matched_not_for() -> None:
     texts = phrasings_of(recipes)
     assert any(t.startswith("Search for recipes") and ' matching "' in t for t in texts), texts
     assert not any(re.search(r'\bfor\b.* for "', t) for t in texts), texts
+
+
+def test_a_search_is_about_what_holds_text_and_matches_the_rest() -> None:
+    frame = 'Are there any {objs} {about_any} "{query}"?'
+    people = _plan(obj="the members", thing="member", objs="members", many=True, query="dana")
+    notes = _plan(obj="the notes", thing="note", objs="notes", many=True, query="visa renewal", topic=True)
+    assert fill(frame, people) == 'Are there any members matching "dana"?'
+    assert fill(frame, notes) == 'Are there any notes about "visa renewal"?'
+    members = tool("find_members", "Search members of the club.", query={"type": "string", "examples": ["dana"]})
+    assert 'Are there any members matching "dana"?' in phrasings_of(members), phrasings_of(members)

@@ -155,6 +155,7 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
         done=_participle(reading.verb),
         many=singular(head) != head,
         mass=bool(head) and uncountable(head),
+        topic=bool(head) and bool({head.split()[-1].lower(), singular(head.split()[-1].lower())} & WORDS.containers),
     )
 
 

@@ -3,10 +3,11 @@
 A `FramePlan` is what a task or indirect frame (frames.yml) is filled with: the object as said with its values,
 the phrases around it, and what agreement needs to know of it (its number, whether its noun is counted). `fill`
 words a frame from a plan once: the verb after the object agrees with it ("is"/"are", "needs"/"need", "Is"/"Are
-there any"), a frame's "a" before a slot is "a" or "an" as the slot's first word is spoken, a search text that is
-a pattern is "matching", not "about". `finish` makes any drafted request a sentence: one space between words, a
-capital, an end mark; a draft that would not read as one (an unfilled slot, a repeated word, too short or long)
-is dropped, never shown. Nothing here rewrites the words a builder chose.
+there any"), a frame's "a" before a slot is "a" or "an" as the slot's first word is spoken, a search text is
+"about" only what holds text ("issues about ..."; a pattern or a name is "matching"). `finish` makes any drafted
+request a sentence: one space between words, a capital, an end mark; a draft that would not read as one (an
+unfilled slot, a repeated word, too short or long) is dropped, never shown. Nothing here rewrites the words a
+builder chose.
 """
 
 from __future__ import annotations
@@ -44,19 +45,22 @@ class FramePlan:
     done: str | None  # its past participle ("merged"); None for a verb said with a preposition
     many: bool = False  # the object is plural: "are", "need"
     mass: bool = False  # the object's noun is not counted: "Is there any code ..."
+    topic: bool = False  # the object's things hold text a search can be about ("issues about ..."); else "matching"
 
     def offers(self) -> frozenset[str]:
         """The slots this plan can fill."""
-        parts = {f.name for f in fields(self) if f.name not in ("many", "mass") and getattr(self, f.name) is not None}
+        counted = ("many", "mass", "topic")
+        parts = {f.name for f in fields(self) if f.name not in counted and getattr(self, f.name) is not None}
         # The complement split and the agreement are said of the object: with no object there is none of them.
         said = {"pwhere", "ewhere"} | ({"be", "needs", "Are"} if self.obj is not None else set())
-        return frozenset(parts | said | ({"about"} if self.query is not None else set()))
+        return frozenset(parts | said | ({"about", "about_any"} if self.query is not None else set()))
 
 
 def fill(frame: str, plan: FramePlan) -> str | None:
     """`frame` worded from `plan`, or None when the plan lacks a slot the frame needs."""
     if not set(SLOT.findall(frame)) <= plan.offers():
         return None
+    pattern = bool(plan.query and re.search(r"[*?]", plan.query))
     slots: dict[str, str] = {f.name: str(getattr(plan, f.name) or "") for f in fields(plan)}
     slots |= {
         "pwhere": "" if plan.rest else plan.where,
@@ -64,8 +68,10 @@ def fill(frame: str, plan: FramePlan) -> str | None:
         "be": "are" if plan.many else "is",
         "needs": "need" if plan.many else "needs",
         "Are": "Is" if plan.mass else "Are",
-        # A pattern ("*.log") is matched, not talked about.
-        "about": "matching" if plan.query and re.search(r"[*?]", plan.query) else "about",
+        # A pattern ("*.log") is matched, not talked about; things that hold no text are matched too ("users
+        # matching "dana""): "about" is for what holds text ("issues about ...").
+        "about": "matching" if pattern else "about",
+        "about_any": "about" if plan.topic and not pattern else "matching",
     }
     frame = _ARTICLE_SLOT.sub(lambda m: f"{_article(slots[m[1]])} {{{m[1]}}}", frame)
     return frame.format(**slots)
