@@ -1050,3 +1050,12 @@ def test_a_search_is_about_what_holds_text_and_matches_the_rest() -> None:
     assert fill(frame, notes) == 'Are there any notes about "visa renewal"?'
     members = tool("find_members", "Search members of the club.", query={"type": "string", "examples": ["dana"]})
     assert 'Are there any members matching "dana"?' in phrasings_of(members), phrasings_of(members)
+
+
+def test_a_verb_with_un_or_re_before_a_known_one_is_inflected_as_that_one() -> None:
+    from app.audit.suite.word_forms import inflections
+
+    assert inflections("unstar", "VBN") == ("unstarred",)  # lemminflect alone guesses 'unstared'
+    assert inflections("refit", "VBN") == ("refitted",)
+    article = tool("unstar_article", "Unstar an article in the reader.", article_id={"type": "string"})
+    assert any(t.endswith("still needs to be unstarred.") for t in phrasings_of(article)), phrasings_of(article)

@@ -36,7 +36,13 @@ def lemma_of(word: str, upos: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=WORD_CACHE)
 def inflections(lemma: str, tag: str) -> tuple[str, ...]:
-    """lemminflect's getInflection, kept: the forms of `lemma` for a Penn tag ('NNS', 'VBZ', 'VBN')."""
+    """lemminflect's getInflection, kept: the forms of `lemma` for a Penn tag ('NNS', 'VBZ', 'VBN'). A verb it does
+    not know that is a known one with "un" or "re" before it is inflected as that one ('unstar' -> 'unstarred', as
+    'star' -> 'starred'; lemminflect's guess is 'unstared')."""
+    for prefix in ("un", "re"):
+        rest = lemma[len(prefix) :]
+        if lemma.startswith(prefix) and len(rest) > 2 and not lemmas(lemma) and "VERB" in lemmas(rest):
+            return tuple(prefix + form for form in inflections(rest, tag))
     return tuple(kept("inflection", _inflection, lemma, tag))
 
 
