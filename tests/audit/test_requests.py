@@ -1059,3 +1059,12 @@ def test_a_verb_with_un_or_re_before_a_known_one_is_inflected_as_that_one() -> N
     assert inflections("refit", "VBN") == ("refitted",)
     article = tool("unstar_article", "Unstar an article in the reader.", article_id={"type": "string"})
     assert any(t.endswith("still needs to be unstarred.") for t in phrasings_of(article)), phrasings_of(article)
+
+
+def test_a_preposition_between_verb_and_object_stays_with_the_verb() -> None:
+    """"Tap on a button" asks to tap on it: frames say "tap on the button", and no passive ("the button still needs
+    to be tapped") that would ask for another thing."""
+    tap = tool("tap_button", "Tap on a button in the kiosk app.", button_label={"type": "string"})
+    texts = phrasings_of(tap)
+    assert any("you tap on the button" in t for t in texts), texts
+    assert not any(re.search(r"\btap the\b|\btapped\b", t) for t in texts), texts

@@ -58,6 +58,7 @@ class Lexicon(BaseModel):
     classes: dict[str, tuple[str, ...]]
     fits: dict[str, tuple[str, ...]]
     particles: dict[str, str]
+    verb_particles: frozenset[str]
     no_passive: frozenset[str]
     vague: frozenset[str]
     aspects: frozenset[str]
