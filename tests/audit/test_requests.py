@@ -1068,3 +1068,10 @@ def test_a_preposition_between_verb_and_object_stays_with_the_verb() -> None:
     texts = phrasings_of(tap)
     assert any("you tap on the button" in t for t in texts), texts
     assert not any(re.search(r"\btap the\b|\btapped\b", t) for t in texts), texts
+
+
+def test_an_id_the_request_gives_and_a_shouted_second_action_are_not_said() -> None:
+    recipe = tool("get_recipe", "Fetch a recipe from the cookbook, by recipe_id.", recipe_id={"type": "string"})
+    shelf = tool("shelf_books", "List the books on a shelf OR removes a book from it.", shelf={"type": "string"})
+    assert not any("recipe_id" in t or t.endswith(",.") for t in phrasings_of(recipe)), phrasings_of(recipe)
+    assert phrasings_of(shelf) and not any("removes" in t for t in phrasings_of(shelf)), phrasings_of(shelf)

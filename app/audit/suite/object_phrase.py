@@ -89,7 +89,7 @@ def until_next_action(words: list[str]) -> list[str]:
     for i in range(1, len(words) - 1):
         if words[i].lower() in ("or", "and", "and/or"):
             following = words[i + 1].lower()
-            if following.endswith("ly") or (following in verb_classes() and base_verb(following)):
+            if following.endswith("ly") or (base_verb(following) or "") in verb_classes():
                 return words[:i]
     return words
 
