@@ -33,7 +33,7 @@ from app.audit.suite.reading import (
     Reading,
     read_tool,
 )
-from app.audit.suite.realiser import finish
+from app.audit.suite.realiser import finish, imperative
 from app.audit.suite.values import Value, named_value, param_values, tool_values
 from app.audit.suite.word_forms import (
     base_verb,
@@ -101,7 +101,7 @@ def _by_name_word(
     if not distinct:
         return []
     obj = f"the {' '.join(distinct)} {reading.head}"
-    return [f"{reading.verb} {with_values(obj, reading.head, values, one=not lists(reading))}"]
+    return [imperative(reading.verb, with_values(obj, reading.head, values, one=not lists(reading)), reading.particle)]
 
 
 def _by_name(
@@ -119,7 +119,8 @@ def _by_name(
         return []
     # As the description writes them: 'the Tekton PipelineRun logs', not 'the tekton pipelinerun logs'.
     obj = " ".join(_as_written(tool.description or "").get(w, w) for w in rest)
-    return [f"{reading.verb} {with_values(f'the {obj}', obj, values, one=not lists(reading))}"]
+    said = with_values(f"the {obj}", obj, values, one=not lists(reading))
+    return [imperative(reading.verb, said, reading.particle)]
 
 
 @lru_cache(maxsize=TOOL_CACHE)
@@ -186,11 +187,12 @@ def _by_parameters(tool: Tool, reading: Reading, rivals: Sequence[Tool], variant
         if _starts_with_head(reading):
             # The object alone first: the fewer of the rivals' words a request repeats, the clearer it points.
             article = indefinite_article(reading.head) if reading.object.split()[:1] in (["a"], ["an"]) else "the"
-            out.append(f"{reading.verb} {article} {reading.head} {given}")
+            out.append(imperative(reading.verb, f"{article} {reading.head} {given}", reading.particle))
         out.append(f"{reading.verb} {reading.object} {given}")
     for member in members[:1]:
         obj = f"the {reading.head}" if _starts_with_head(reading) else reading.object
-        out.append(f"{reading.verb} {obj} with {member.noun or member.param} {member.text}")
+        setting = f"{obj} with {member.noun or member.param} {member.text}"
+        out.append(imperative(reading.verb, setting, reading.particle))
     return [text for text in out if " the  " not in text]
 
 

@@ -11,6 +11,7 @@ from app.audit.suite.lexicon import WORDS
 from app.audit.suite.phrase_parts import Phrased, is_thing
 from app.audit.suite.placing import can_name, names_a_thing, owned_object, with_values
 from app.audit.suite.reading import Reading
+from app.audit.suite.realiser import imperative
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import lemmas, plural, singular, verb_classes
 from app.audit.text import split_identifier
@@ -22,8 +23,10 @@ def explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozen
         one = not lists(reading)
         out.append(
             Phrased(
-                _verb_phrase(
-                    reading.verb, with_values(reading.object, reading.head, values, one=one, verb=reading.verb)
+                imperative(
+                    reading.verb,
+                    with_values(reading.object, reading.head, values, one=one, verb=reading.verb),
+                    reading.particle,
                 ),
                 Phrasing.EXPLICIT,
             )
@@ -54,19 +57,8 @@ def explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozen
         words = " ".join(rest)
         obj, head, rest_values = owned_object(words, values, verb)
         said = with_values(obj, head, rest_values, one=one, verb=verb)
-        out.append(Phrased(_verb_phrase(verb, said), Phrasing.EXPLICIT))
+        out.append(Phrased(imperative(verb, said, WORDS.particles.get(verb)), Phrasing.EXPLICIT))
     return out
-
-
-def _verb_phrase(verb: str, obj: str) -> str:
-    """The verb and its object, with the preposition the verb takes its object through when the object follows
-    it directly (lexicon.yml `particles`): "switch" and "the branch main" -> "switch to the branch main"; not when
-    the object says it later ("navigate the browser to a URL")."""
-    particle = WORDS.particles.get(verb.split()[-1])
-    first = obj.split()[0].lower() if obj.split() else ""
-    if particle and first in WORDS.determiners and f" {particle} " not in f" {obj} ":
-        return f"{verb} {particle} {obj}"
-    return f"{verb} {obj}"
 
 
 def _counted_as_described(rest: list[str], values: list[Value], description: str, *, one: bool) -> list[str]:

@@ -151,8 +151,8 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
         query=query.text if query else None,
         content=content.text[0].lower() + content.text[1:].rstrip(".") if content else None,
         target=addressed(target) if target else None,
-        verb=_with_particle(reading),
-        done=None if _particle(reading) else _participle(reading.verb),
+        verb=f"{reading.verb} {reading.particle}" if reading.particle else reading.verb,
+        done=None if reading.particle else _participle(reading.verb),
         many=singular(head) != head,
         mass=bool(head) and uncountable(head),
         topic=bool(head) and bool({head.split()[-1].lower(), singular(head.split()[-1].lower())} & WORDS.containers),
@@ -191,18 +191,3 @@ def _participle(verb: str) -> str | None:
         return None
     forms = inflections(verb, "VBN")
     return forms[0] if forms else None
-
-
-def _particle(reading: Reading) -> str | None:
-    """The preposition the verb takes its object through: the lexicon's ("navigate to"), or the one the description
-    puts between them ("Click on a web page", "Hover over element"): "click the web page" would say another thing."""
-    said = reading.object.split()[:1]
-    if said and said[0].lower() in WORDS.verb_particles and len(reading.object.split()) > 1:
-        return said[0].lower()
-    return WORDS.particles.get(reading.verb.split()[-1])
-
-
-def _with_particle(reading: Reading) -> str:
-    """'navigate' -> 'navigate to', 'click' of "Click on a web page" -> 'click on'."""
-    particle = _particle(reading)
-    return f"{reading.verb} {particle}" if particle else reading.verb

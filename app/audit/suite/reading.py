@@ -67,6 +67,15 @@ class Reading:
     # What the head belongs to, when the object says: "of a Kubernetes Pod" in "the logs of a Kubernetes Pod".
     owner: str = ""
 
+    @property
+    def particle(self) -> str | None:
+        """The preposition the verb takes its object through: the one the description puts between them ("Click on
+        a web page", "Hover over element"), else the lexicon's for the verb ("navigate to")."""
+        said = self.object.split()
+        if len(said) > 1 and said[0].lower() in WORDS.verb_particles:
+            return said[0].lower()
+        return WORDS.particles.get(self.verb.split()[-1]) if self.verb.split() else None
+
 
 @cache
 def _description_trims() -> tuple[tuple[re.Pattern[str], str], ...]:

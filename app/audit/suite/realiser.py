@@ -18,6 +18,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from app.audit.suite.articles import indefinite_article
+from app.audit.suite.lexicon import WORDS
 from app.audit.suite.phrase_parts import MAX_WORDS, SLOT
 
 # A frame's indefinite article before a slot: decided by the slot's words, not written in the frame.
@@ -80,6 +81,16 @@ def fill(frame: str, plan: FramePlan) -> str | None:
 def _article(said: str) -> str:
     """"a" or "an" before the words a slot says."""
     return indefinite_article(said.split()[0] if said.split() else "")
+
+
+def imperative(verb: str, obj: str, particle: str | None = None) -> str:
+    """The verb and its object, with the preposition the verb takes its object through when the object follows it
+    directly: "switch" and "the branch main" -> "switch to the branch main"; not when the object says it already
+    ("navigate the browser to a URL", "click on a web page")."""
+    first = obj.split()[0].lower() if obj.split() else ""
+    if particle and first in WORDS.determiners and f" {particle} " not in f" {obj} ":
+        return f"{verb} {particle} {obj}"
+    return f"{verb} {obj}"
 
 
 @lru_cache(maxsize=_SENTENCES)
