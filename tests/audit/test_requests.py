@@ -14,7 +14,7 @@ from app.audit.models import CaseFamily, Phrasing, Tool, ToolSet
 from app.audit.suite.build import build_suite
 from app.audit.suite.phrase_parts import is_thing
 from app.audit.suite.reading import read_tool
-from app.audit.suite.realiser import FramePlan, fill, finish
+from app.audit.suite.realiser import FramePlan, NounPhrase, fill, finish
 from app.audit.suite.tool_requests import phrasings
 from app.audit.suite.values import tool_values
 from app.audit.suite.word_forms import base_verb
@@ -470,12 +470,12 @@ def test_a_frame_article_is_decided_by_the_slot_it_comes_before() -> None:
 
 
 def test_agreement_is_decided_from_the_plan() -> None:
-    one = _plan(obj="the ticket T-1042", thing="ticket", objs="tickets", query="*.log")
-    many = _plan(obj="the tickets", thing="ticket", objs="tickets", many=True, query="refund")
+    one = _plan(obj=NounPhrase("the", "ticket T-1042"), thing="ticket", objs="tickets", query="*.log")
+    many = _plan(obj=NounPhrase("the", "tickets"), thing="ticket", objs="tickets", many=True, query="refund")
     assert fill("{obj} {be} out of date.", one) == "the ticket T-1042 is out of date."
     assert fill("{obj} {needs} to run again.", many) == "the tickets need to run again."
     assert fill('{Are} there any {objs} {about} "{query}"?', one) == 'Are there any tickets matching "*.log"?'
-    code = _plan(obj="the code", thing="code", objs="code", mass=True, query="retry")
+    code = _plan(obj=NounPhrase("the", "code"), thing="code", objs="code", mass=True, query="retry")
     assert fill('{Are} there any {objs} {about} "{query}"?', code) == 'Is there any code about "retry"?'
 
 
@@ -1044,8 +1044,10 @@ def test_a_search_text_after_a_search_for_is_matched_not_for() -> None:
 
 def test_a_search_is_about_what_holds_text_and_matches_the_rest() -> None:
     frame = 'Are there any {objs} {about_any} "{query}"?'
-    people = _plan(obj="the members", thing="member", objs="members", many=True, query="dana")
-    notes = _plan(obj="the notes", thing="note", objs="notes", many=True, query="visa renewal", topic=True)
+    people = _plan(obj=NounPhrase("the", "members"), thing="member", objs="members", many=True, query="dana")
+    notes = _plan(
+        obj=NounPhrase("the", "notes"), thing="note", objs="notes", many=True, query="visa renewal", topic=True
+    )
     assert fill(frame, people) == 'Are there any members matching "dana"?'
     assert fill(frame, notes) == 'Are there any notes about "visa renewal"?'
     members = tool("find_members", "Search members of the club.", query={"type": "string", "examples": ["dana"]})
@@ -1075,3 +1077,10 @@ def test_an_id_the_request_gives_and_a_shouted_second_action_are_not_said() -> N
     shelf = tool("shelf_books", "List the books on a shelf OR removes a book from it.", shelf={"type": "string"})
     assert not any("recipe_id" in t or t.endswith(",.") for t in phrasings_of(recipe)), phrasings_of(recipe)
     assert phrasings_of(shelf) and not any("removes" in t for t in phrasings_of(shelf)), phrasings_of(shelf)
+
+
+def test_the_plan_decides_the_determiner_of_the_object() -> None:
+    today = _plan(obj=NounPhrase("", "today's lunch menu"), thing="lunch menu", objs="lunch menus")
+    mine = _plan(obj=NounPhrase("my", "chat profile"), thing="chat profile", objs="chat profiles")
+    assert fill("Can you pull up {obj}?", today) == "Can you pull up today's lunch menu?"
+    assert fill("{obj} {be} out of date.", mine) == "my chat profile is out of date."

@@ -17,7 +17,7 @@ from app.audit.suite.mentions import addressed, file_said, mention_of, spoken_fo
 from app.audit.suite.phrase_parts import Phrased, after_noun, ends_with, is_thing
 from app.audit.suite.placing import paired, placed_values, quoted_at_head, says
 from app.audit.suite.reading import Reading
-from app.audit.suite.realiser import FramePlan, fill
+from app.audit.suite.realiser import FramePlan, NounPhrase, fill
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
     inflections,
@@ -129,8 +129,6 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
         # Work is done on a branch, not of it: "the file config/settings.yaml on the branch main".
         on_branch = mention_of(ref, reading.verb, head) if ref.noun == "branch" else None
         obj = f"{phrase} {on_branch or ('to' if joins else 'of') + f' the {ref.noun} {spoken_form(ref)}'}"
-    if head and obj.startswith("the "):
-        obj = f"{_determiner(reading, head)} {obj.removeprefix('the ')}".lstrip()
     statement = next((v for v in values if v.role == "statement"), None)
     code = head.split()[-1].lower() in WORDS.code if head else False
     if statement is not None and code and f"the {head}" in obj:
@@ -141,9 +139,12 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
     said_where = scope is not None and scope is not target and scopes
     where = f" {paired(scopes, set(range(len(scopes))))[0]}" if said_where else ""
     subj, rest = _split_complement(obj) if head else (None, None)
+    # The phrase was built with "the" before its head; which determiner it says is the plan's to decide.
+    opens = bool(head) and obj.startswith("the ")
+    determiner = _determiner(reading, head) if opens else ""
     return FramePlan(
-        obj=obj if head else None,
-        subj=subj,
+        obj=NounPhrase(determiner, obj.removeprefix("the ") if opens else obj) if head else None,
+        subj=NounPhrase(determiner, subj.removeprefix("the ") if opens else subj) if subj is not None else None,
         rest=rest,
         thing=singular(head) if head else None,
         objs=plural(head) if head else None,

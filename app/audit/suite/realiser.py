@@ -29,12 +29,24 @@ _SENTENCES = 65_536
 
 
 @dataclass(frozen=True)
+class NounPhrase:
+    """The object as a frame says it: its determiner, decided by the plan ("the", the description's "my", none
+    before "today's"), and its words with their values ("ticket T-1042 of acme/webshop")."""
+
+    determiner: str
+    words: str
+
+    def __str__(self) -> str:
+        return f"{self.determiner} {self.words}" if self.determiner else self.words
+
+
+@dataclass(frozen=True)
 class FramePlan:
     """The parts a frame is filled with, each None when the tool's reading has none (a frame that needs it is not
     used). `many` and `mass` say how the object is counted; agreement is decided from them, not written."""
 
-    obj: str | None  # the object with its values: "the ticket T-1042"
-    subj: str | None  # the object before its "to"/"into" part, for frames that put the verb after it
+    obj: NounPhrase | None  # the object with its values: "the ticket T-1042"
+    subj: NounPhrase | None  # the object before its "to"/"into" part, for frames that put the verb after it
     rest: str | None  # that part: " to the user dana"
     thing: str | None  # the bare object: "ticket"
     objs: str | None  # the object in the plural: "tickets"
