@@ -1084,3 +1084,17 @@ def test_the_plan_decides_the_determiner_of_the_object() -> None:
     mine = _plan(obj=NounPhrase("my", "chat profile"), thing="chat profile", objs="chat profiles")
     assert fill("Can you pull up {obj}?", today) == "Can you pull up today's lunch menu?"
     assert fill("{obj} {be} out of date.", mine) == "my chat profile is out of date."
+
+
+def test_what_is_added_says_what_it_says() -> None:
+    """A frame that adds a note gives its text ('add the note saying "..." to the order'), never a bare "the note"
+    the request does not give; a "to" inside the quoted text is not where the sentence splits."""
+    note = tool(
+        "add_order_note",
+        "Add a note to an order.",
+        order_id={"type": "string"},
+        text={"type": "string", "description": "Text of the note.", "examples": ["ship it to Porto"]},
+    )
+    texts = [t for t in phrasings_of(note) if not t.startswith("Add ")]
+    assert texts and all('saying "ship it to Porto"' in t for t in texts if " note" in t), texts
+    assert not any('"ship it still' in t or 'needs to be added to Porto' in t for t in texts), texts

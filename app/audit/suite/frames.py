@@ -129,6 +129,14 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
         # Work is done on a branch, not of it: "the file config/settings.yaml on the branch main".
         on_branch = mention_of(ref, reading.verb, head) if ref.noun == "branch" else None
         obj = f"{phrase} {on_branch or ('to' if joins else 'of') + f' the {ref.noun} {spoken_form(ref)}'}"
+    text = next((v for v in values if v.role == "content" and v not in placed and _worded(v)), None)
+    if head and text is not None and reading.verb.split()[-1] in WORDS.adding and f'"{text.text}"' not in obj:
+        # What is added says what it says: 'add the comment saying "..." to the issue PROJ-123', not a bare "the
+        # comment" the request never gives.
+        mention = mention_of(text, reading.verb, head)
+        if mention is not None:
+            before, after = _split_complement(obj)
+            obj = f"{before} {mention}{after}"
     statement = next((v for v in values if v.role == "statement"), None)
     code = head.split()[-1].lower() in WORDS.code if head else False
     if statement is not None and code and f"the {head}" in obj:
@@ -178,11 +186,17 @@ _COMPLEMENT = re.compile(r"(?<!\bassigned)\s(?:to|into|onto)\s(?!\w+\s(?:the|a|a
 
 def _split_complement(obj: str) -> tuple[str, str]:
     """'the issue PROJ-123 to the user dana' -> ('the issue PROJ-123', ' to the user dana'): the part that goes
-    after the verb when the object comes first. An infinitive ('ranges to access the clusters') stays."""
-    match = _COMPLEMENT.search(obj)
+    after the verb when the object comes first. An infinitive ('ranges to access the clusters') stays, and so does
+    a "to" inside quoted text ('saying "the demo moved to Thursday"')."""
+    match = next((m for m in _COMPLEMENT.finditer(obj) if obj[: m.start()].count('"') % 2 == 0), None)
     if match is None:
         return obj, ""
     return obj[: match.start()], obj[match.start() :]
+
+
+def _worded(value: Value) -> bool:
+    """Content a person would quote: not a file's bytes ("content_base64")."""
+    return not re.search(r"base ?64|binary|bytes", " ".join(split_identifier(value.param)).lower())
 
 
 def _participle(verb: str) -> str | None:
