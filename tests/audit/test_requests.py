@@ -1098,3 +1098,18 @@ def test_what_is_added_says_what_it_says() -> None:
     texts = [t for t in phrasings_of(note) if not t.startswith("Add ")]
     assert texts and all('saying "ship it to Porto"' in t for t in texts if " note" in t), texts
     assert not any('"ship it still' in t or 'needs to be added to Porto' in t for t in texts), texts
+
+
+def test_a_state_is_said_before_the_thing_it_describes_but_not_when_it_is_set() -> None:
+    """"List open orders", not "List orders with status open"; an update sets the status, so it keeps saying it."""
+    listing = tool(
+        "list_orders", "List orders of the shop.", status={"type": "string", "enum": ["open", "shipped", "returned"]}
+    )
+    update = tool(
+        "update_order",
+        "Update an order of the shop.",
+        order_id={"type": "string"},
+        status={"type": "string", "enum": ["open", "shipped"]},
+    )
+    assert "List open orders of the shop." in phrasings_of(listing), phrasings_of(listing)
+    assert not any(re.search(r"\bopen order\b", t) for t in phrasings_of(update)), phrasings_of(update)

@@ -59,6 +59,7 @@ class Lexicon(BaseModel):
     fits: dict[str, tuple[str, ...]]
     particles: dict[str, str]
     verb_particles: frozenset[str]
+    said_before_head: frozenset[str]
     no_passive: frozenset[str]
     vague: frozenset[str]
     aspects: frozenset[str]

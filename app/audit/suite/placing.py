@@ -16,6 +16,7 @@ from app.audit.suite.word_forms import (
     lemmas,
     plural,
     singular,
+    verb_classes,
 )
 
 
@@ -208,6 +209,8 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             continue
         if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
             obj = with_name(value, obj, unnamed_value(head, value, values))
+        elif (described := _described(obj, head, value, verb)) is not None:
+            obj = described
         elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
             at = obj.lower().index(head.lower())
             before = re.sub(rf"{DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
@@ -237,6 +240,25 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda mention: mention.startswith(":"))
     return "".join([obj, *(m if m.startswith(":") else f" {m}" for m in said)])
+
+
+def _described(obj: str, head: str, value: Value, verb: str) -> str | None:
+    """A state said as a person says it, before the thing it describes: "open pull requests", "a private project",
+    not "... with state open" (lexicon.yml `said_before_head`: the settings whose values describe the thing; only a
+    value that is an adjective or a participle). Not for an update, where the value is what the thing becomes, nor
+    when the thing is the setting itself ("the state of the issue"). None when it is not said so."""
+    word = value.text
+    if value.source != "enum" or value.noun not in WORDS.said_before_head or not word.isalpha() or not head:
+        return None
+    if verb_classes().get(verb.split()[-1].lower() if verb.split() else "") == "update":
+        return None
+    if singular(head.split()[-1].lower()) in WORDS.said_before_head:
+        return None
+    known = lemmas(word.lower())
+    if "ADJ" not in known and not (word.endswith("ed") and "VERB" in known):
+        return None
+    at = obj.lower().find(head.lower())
+    return f"{obj[:at]}{word.lower()} {obj[at:]}" if at >= 0 else None
 
 
 def says(preposition: str, obj: str, tail: Sequence[str] = ()) -> bool:
