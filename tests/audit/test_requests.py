@@ -442,7 +442,7 @@ def test_a_verb_behind_un_or_re_is_the_requests_verb() -> None:
 
 def test_which_operation_to_run_is_not_said_as_a_setting() -> None:
     """'with action create' or 'with method get' repeats the request's verb as a program's setting; other enum
-    settings are still said ('with state open')."""
+    settings are still said (a state before its thing, with the article it now takes: 'an open config')."""
     manage = tool(
         "manage_config",
         "Create, update or delete an Istio object.",
@@ -452,7 +452,7 @@ def test_which_operation_to_run_is_not_said_as_a_setting() -> None:
     )
     texts = [p.text for p in phrasings(manage)]
     assert not any(re.search(r"\bwith action\b", t) for t in texts), texts
-    assert any("with state open" in t for t in texts), texts
+    assert any("Create an open config" in t for t in texts), texts
 
 
 def _plan(**parts: Any) -> FramePlan:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from app.audit.suite.articles import indefinite_article
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import mention_of, spoken_form, unnamed_value, with_name
 from app.audit.suite.phrase_parts import DETERMINER, MODIFIER, NOT_NOUNS, after_noun, ends_with, is_thing
@@ -258,7 +259,14 @@ def _described(obj: str, head: str, value: Value, verb: str) -> str | None:
     if "ADJ" not in known and not (word.endswith("ed") and "VERB" in known):
         return None
     at = obj.lower().find(head.lower())
-    return f"{obj[:at]}{word.lower()} {obj[at:]}" if at >= 0 else None
+    if at < 0:
+        return None
+    before = obj[:at]
+    if re.search(r"(?:^|\s)an? $", before, re.IGNORECASE):
+        # The article goes with the word now after it: "a config" -> "an open config".
+        article = indefinite_article(word.lower())
+        before = re.sub(r"(?i)(an?) $", lambda m: (article.capitalize() if m[1][0] == "A" else article) + " ", before)
+    return f"{before}{word.lower()} {obj[at:]}"
 
 
 def says(preposition: str, obj: str, tail: Sequence[str] = ()) -> bool:
