@@ -1113,3 +1113,11 @@ def test_a_state_is_said_before_the_thing_it_describes_but_not_when_it_is_set() 
     )
     assert "List open orders of the shop." in phrasings_of(listing), phrasings_of(listing)
     assert not any(re.search(r"\bopen order\b", t) for t in phrasings_of(update)), phrasings_of(update)
+
+
+def test_where_the_tool_runs_anyway_is_not_asked_for() -> None:
+    """"List the queues in the current workspace" reads "List the queues": the current workspace is where the
+    tool runs, not something a person asks for."""
+    queues = tool("list_queues", "List the message queues in the current workspace.")
+    texts = phrasings_of(queues)
+    assert "List the message queues." in texts and not any("current workspace" in t for t in texts), texts
