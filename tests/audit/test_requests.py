@@ -1121,3 +1121,12 @@ def test_where_the_tool_runs_anyway_is_not_asked_for() -> None:
     queues = tool("list_queues", "List the message queues in the current workspace.")
     texts = phrasings_of(queues)
     assert "List the message queues." in texts and not any("current workspace" in t for t in texts), texts
+
+
+def test_the_user_a_description_speaks_of_is_the_person_asking_unless_a_parameter_names_one() -> None:
+    own = tool("list_bookmarks", "List the bookmarks in the user's reading list.")
+    theirs = tool(
+        "list_member_bookmarks", "List the bookmarks in the user's reading list.", username={"type": "string"}
+    )
+    assert "List the bookmarks in my reading list." in phrasings_of(own), phrasings_of(own)
+    assert not any(" my " in t for t in phrasings_of(theirs)), phrasings_of(theirs)

@@ -70,6 +70,8 @@ class Lexicon(BaseModel):
     containers: frozenset[str]
     nouns: frozenset[str]
     description_trims: tuple[tuple[str, str], ...]
+    own_trims: tuple[tuple[str, str], ...]
+    person_words: frozenset[str]
 
 
 def read_lexicon(path: Path = LEXICON_FILE) -> Lexicon:

@@ -78,15 +78,16 @@ class Reading:
 
 
 @cache
-def _description_trims() -> tuple[tuple[re.Pattern[str], str], ...]:
-    return tuple((re.compile(pattern), replacement) for pattern, replacement in WORDS.description_trims)
+def _description_trims(own: bool) -> tuple[tuple[re.Pattern[str], str], ...]:
+    trims = [*WORDS.own_trims, *WORDS.description_trims] if own else WORDS.description_trims
+    return tuple((re.compile(pattern), replacement) for pattern, replacement in trims)
 
 
-def plainly(sentence: str) -> str:
+def plainly(sentence: str, *, own: bool = True) -> str:
     """A description's sentence in the words of a person asking (lexicon.yml `description_trims`: "your" is
     "my", "with pagination" goes), its articles decided for the words now after them ("a detailed overview" ->
-    "an overview")."""
-    for pattern, replacement in _description_trims():
+    "an overview"). With `own` (no parameter names a person), "the user's calendar" is "my calendar"."""
+    for pattern, replacement in _description_trims(own):
         sentence = pattern.sub(replacement, sentence)
     return with_articles(" ".join(sentence.split()))
 
@@ -117,16 +118,25 @@ TOOL_CACHE = 16_384
 
 
 def read_tool(tool: Tool) -> Reading:
-    """The tool's action and object, from its description and the words of its name (all a reading uses)."""
-    return _read(tuple(w for w in split_identifier(tool.name) if w.isalpha()), tool.description or "")
+    """The tool's action and object, from its description, the words of its name and whether it is told which
+    person it acts for (all a reading uses)."""
+    words = tuple(w for w in split_identifier(tool.name) if w.isalpha())
+    return _read(words, tool.description or "", not _names_a_person(tool))
+
+
+def _names_a_person(tool: Tool) -> bool:
+    """Whether a parameter says which person the tool acts for or on ("username", "user_id", "assignee")."""
+    said = {w.lower() for param in tool.properties for w in split_identifier(param)}
+    return bool(said & WORDS.person_words)
 
 
 @lru_cache(maxsize=TOOL_CACHE)
-def _read(words_of_name: tuple[str, ...], description: str) -> Reading:
-    """`read_tool` of a tool named by these words (its name's alphabetic words) with this description."""
+def _read(words_of_name: tuple[str, ...], description: str, own: bool = True) -> Reading:
+    """`read_tool` of a tool named by these words (its name's alphabetic words) with this description; `own` when
+    no parameter names a person, so the user the description speaks of is the person asking."""
     name_words = list(words_of_name)
     # "the status, priority or assignee of a ticket" -> "the status of a ticket": one thing per request.
-    lead_in = plainly(lead_sentence(description))
+    lead_in = plainly(lead_sentence(description), own=own)
     sentence = _LIST.sub(r"\1", lead_in)
     clause = _CLAUSE_END.split(sentence, maxsplit=1)[0].strip()
     words = clause.split()
