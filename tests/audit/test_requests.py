@@ -503,7 +503,7 @@ def test_a_name_follows_the_word_it_names_and_a_command_ends_the_request() -> No
         "pods_exec", "Execute a command in a Kubernetes Pod.", command={"type": "array", "items": {"type": "string"}}
     )
     texts = [p.text for p in phrasings(exec_)]
-    assert 'Execute a command in a Kubernetes Pod named frontend in payments: "ls -la /app"' in texts, texts
+    assert 'Execute a command in the Kubernetes Pod named frontend in payments: "ls -la /app"' in texts, texts
 
 
 def test_an_object_taken_from_the_name_leaves_out_its_verbs() -> None:
@@ -1130,3 +1130,12 @@ def test_the_user_a_description_speaks_of_is_the_person_asking_unless_a_paramete
     )
     assert "List the bookmarks in my reading list." in phrasings_of(own), phrasings_of(own)
     assert not any(" my " in t for t in phrasings_of(theirs)), phrasings_of(theirs)
+
+
+def test_a_named_thing_is_the_one_unless_the_request_makes_it() -> None:
+    """"Restart the queue worker named billing", not "a queue worker named billing"; "Create a queue worker named
+    billing" makes a new one."""
+    restart = tool("restart_worker", "Restart a queue worker of the cluster.", worker_name={"type": "string"})
+    create = tool("create_worker", "Create a queue worker in the cluster.", worker_name={"type": "string"})
+    assert any(re.match(r"Restart the queue worker named \S+", t) for t in phrasings_of(restart)), phrasings_of(restart)
+    assert any(re.match(r"Create a queue worker named \S+", t) for t in phrasings_of(create)), phrasings_of(create)

@@ -15,7 +15,7 @@ from app.audit.models import Phrasing
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import addressed, file_said, mention_of, spoken_form, unnamed_value, with_name
 from app.audit.suite.phrase_parts import Phrased, after_noun, ends_with, is_thing
-from app.audit.suite.placing import paired, placed_values, quoted_at_head, says
+from app.audit.suite.placing import makes, paired, placed_values, quoted_at_head, says
 from app.audit.suite.reading import Reading
 from app.audit.suite.realiser import FramePlan, NounPhrase, fill
 from app.audit.suite.values import Value
@@ -106,7 +106,7 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
     # "the sub issue #1042": the head already has its own value; the other ref says what it belongs to.
     valued = any(f"the {head} {spoken_form(v)}" in phrase for v in placed)
     if ref is not None and not ref.noun and ref.param.lower().endswith("name"):
-        obj = with_name(ref, phrase, unnamed_value(head, ref, values))
+        obj = with_name(ref, phrase, unnamed_value(head, ref, values), made=makes(reading.verb))
     elif ref is not None and not valued and ref.noun and singular(head) != head and lists(reading) and ends_with(
         head, ref.noun
     ):

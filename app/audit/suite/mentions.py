@@ -20,11 +20,12 @@ def unnamed_value(head: str, value: Value, values: list[Value]) -> str:
     return "" if taken else head
 
 
-def with_name(value: Value, obj: str, head: str = "") -> str:
+def with_name(value: Value, obj: str, head: str = "", *, made: bool = False) -> str:
     """The object with its name said: 'to invoices_archive' for a new name; 'named worker-2' after the word of
     the object that says what the name is of ('the KubeVirt VirtualMachine web-vm-1 lifecycle' when a noun
     follows that word); 'of the node worker-2' when the object does not say it ('the resource consumption of the
-    node ...')."""
+    node ...'). A named thing is "the" one ("Get the Kubernetes Pod named frontend"), unless the request `made` it
+    ("Create a label named needs-triage")."""
     if _names_new(value):
         return f"{obj} to {value.text}"
     obj = re.sub(r" by (?:its )?name\b", "", obj)
@@ -32,7 +33,7 @@ def with_name(value: Value, obj: str, head: str = "") -> str:
     thing = value.named.split()[-1] if value.named else head.split()[-1] if head and value.param == "name" else ""
     joined = obj.lower().replace(" ", "")
     if not value.named or not is_thing(thing) or any(singular(w.lower()) in joined for w in value.named.split()):
-        return _after_named_word(obj, thing, _said_name(value.text))
+        return _after_named_word(obj, thing, _said_name(value.text), made=made)
     said = value.named if any(c.isupper() for c in value.named[1:]) else value.named.lower()
     return f"{obj} of the {said} {_said_name(value.text)}"
 
@@ -44,13 +45,16 @@ def _said_name(text: str) -> str:
     return f'"{text}"' if len(words) > 1 and any(w[:1].islower() for w in words[1:]) else text
 
 
-def _after_named_word(obj: str, thing: str, name: str) -> str:
+def _after_named_word(obj: str, thing: str, name: str, *, made: bool = False) -> str:
     words = obj.split()
     bare = [re.sub(r"'s$", "", w.strip(",.")) for w in words]
     at = next(
         (i for i in range(len(words) - 1, -1, -1) if thing and singular(bare[i].lower()) == singular(thing.lower())),
         None,
     )
+    if at is not None and not made:
+        words = _definite_before(words, at)
+        obj = " ".join(words)
     if at is None or at == len(words) - 1:
         return f"{obj} named {name}"
     following = words[at + 1].lower()
@@ -66,6 +70,19 @@ def _after_named_word(obj: str, thing: str, name: str) -> str:
         # A noun follows ('VirtualMachine lifecycle'): the name goes between, as in 'the web-vm-1 lifecycle'.
         words[at] = f"{words[at]} {name}"
     return " ".join(words)
+
+
+def _definite_before(words: list[str], at: int) -> list[str]:
+    """The phrase of the word at `at` says "the" once a name is given to it: "a Kubernetes Pod named frontend" is
+    the one named frontend ("the Kubernetes Pod named frontend"). Only its own determiner, found before its
+    modifiers and not past a preposition."""
+    for i in range(at - 1, -1, -1):
+        lowered = words[i].lower()
+        if lowered in ("a", "an"):
+            return [*words[:i], "The" if words[i][0] == "A" and i == 0 else "the", *words[i + 1 :]]
+        if lowered in WORDS.prepositions or lowered in WORDS.determiners or not words[i][:1].isalnum():
+            break
+    return words
 
 
 def _names_new(value: Value) -> bool:

@@ -209,7 +209,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
         if value in placed:
             continue
         if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
-            obj = with_name(value, obj, unnamed_value(head, value, values))
+            obj = with_name(value, obj, unnamed_value(head, value, values), made=makes(verb))
         elif (described := _described(obj, head, value, verb)) is not None:
             obj = described
         elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
@@ -267,6 +267,12 @@ def _described(obj: str, head: str, value: Value, verb: str) -> str | None:
         article = indefinite_article(word.lower())
         before = re.sub(r"(?i)(an?) $", lambda m: (article.capitalize() if m[1][0] == "A" else article) + " ", before)
     return f"{before}{word.lower()} {obj[at:]}"
+
+
+def makes(verb: str) -> bool:
+    """Whether the verb brings its thing into being ("create", "make"): a thing named in such a request is "a" new
+    one; one that is started, read or deleted is "the" one."""
+    return verb_classes().get(verb.split()[-1].lower() if verb.split() else "") == "create"
 
 
 def says(preposition: str, obj: str, tail: Sequence[str] = ()) -> bool:
