@@ -674,10 +674,10 @@ def test_the_user_the_tool_acts_as_is_the_person_asking() -> None:
 
 
 def test_what_is_added_goes_to_its_thing() -> None:
-    """'Would you add the note to the ticket #142?', not '... the note of the ticket #142' (which reads as its own
+    """'Would you add a note to the ticket #142?', not '... a note of the ticket #142' (which reads as its own
     note)."""
     texts = _phrased_in_repo("add_ticket_note", "Add a note.", ticket_number="Ticket number")
-    assert any("add the note to the ticket #142" in t for t in texts), texts
+    assert any("add a note to the ticket #142" in t for t in texts), texts
     assert not any("note of the ticket" in t for t in texts), texts
 
 
@@ -1139,3 +1139,17 @@ def test_a_named_thing_is_the_one_unless_the_request_makes_it() -> None:
     create = tool("create_worker", "Create a queue worker in the cluster.", worker_name={"type": "string"})
     assert any(re.match(r"Restart the queue worker named \S+", t) for t in phrasings_of(restart)), phrasings_of(restart)
     assert any(re.match(r"Create a queue worker named \S+", t) for t in phrasings_of(create)), phrasings_of(create)
+
+
+def test_a_thing_the_request_brings_into_being_is_a_thing_after_the_verb() -> None:
+    note = tool(
+        "add_order_note",
+        "Add a note to an order.",
+        order_id={"type": "string"},
+        text={"type": "string", "description": "Text of the note.", "examples": ["ship it to Porto"]},
+    )
+    texts = phrasings_of(note)
+    assert 'Could you add a note saying "ship it to Porto" to the order O-1042 for me?' in texts, texts
+    assert 'The note saying "ship it to Porto" still needs to be added to the order O-1042.' in texts, texts
+    plan = _plan(obj=NounPhrase("the", "upload note"), thing="upload note", objs="upload notes", new=True)
+    assert fill("Could you add {obj}?", plan) == "Could you add an upload note?"

@@ -165,6 +165,10 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
         many=singular(head) != head,
         mass=bool(head) and uncountable(head),
         topic=bool(head) and bool({head.split()[-1].lower(), singular(head.split()[-1].lower())} & WORDS.containers),
+        new=bool(head)
+        and reading.verb.split()[-1] in WORDS.bringing
+        and singular(head) == head
+        and not any(f"{head} {spoken_form(v)}" in obj for v in values),
     )
 
 

@@ -60,6 +60,7 @@ class Lexicon(BaseModel):
     particles: dict[str, str]
     verb_particles: frozenset[str]
     said_before_head: frozenset[str]
+    bringing: frozenset[str]
     no_passive: frozenset[str]
     vague: frozenset[str]
     aspects: frozenset[str]

@@ -59,10 +59,11 @@ class FramePlan:
     many: bool = False  # the object is plural: "are", "need"
     mass: bool = False  # the object's noun is not counted: "Is there any code ..."
     topic: bool = False  # the object's things hold text a search can be about ("issues about ..."); else "matching"
+    new: bool = False  # the request brings the object into being ("add a comment saying ..."): "a" after the verb
 
     def offers(self) -> frozenset[str]:
         """The slots this plan can fill."""
-        counted = ("many", "mass", "topic")
+        counted = ("many", "mass", "topic", "new")
         parts = {f.name for f in fields(self) if f.name not in counted and getattr(self, f.name) is not None}
         # The complement split and the agreement are said of the object: with no object there is none of them.
         said = {"pwhere", "ewhere"} | ({"be", "needs", "Are"} if self.obj is not None else set())
@@ -75,6 +76,12 @@ def fill(frame: str, plan: FramePlan) -> str | None:
         return None
     pattern = bool(plan.query and re.search(r"[*?]", plan.query))
     slots: dict[str, str] = {f.name: str(getattr(plan, f.name) or "") for f in fields(plan)}
+    for name in ("obj", "subj"):
+        said = getattr(plan, name)
+        if plan.new and said is not None and said.determiner == "the" and not frame.startswith(f"{{{name}}}"):
+            # A thing the request brings into being is "a" thing after the verb; "The comment ... still needs to
+            # be added" keeps the "the" of a subject.
+            slots[name] = str(NounPhrase(indefinite_article(said.words.split()[0]), said.words))
     slots |= {
         "pwhere": "" if plan.rest else plan.where,
         "ewhere": plan.where if plan.rest else "",
