@@ -1153,3 +1153,12 @@ def test_a_thing_the_request_brings_into_being_is_a_thing_after_the_verb() -> No
     assert 'The note saying "ship it to Porto" still needs to be added to the order O-1042.' in texts, texts
     plan = _plan(obj=NounPhrase("the", "upload note"), thing="upload note", objs="upload notes", new=True)
     assert fill("Could you add {obj}?", plan) == "Could you add an upload note?"
+
+
+def test_a_setting_whose_value_is_an_adjective_is_said_as_one() -> None:
+    """"List the alerts with high priority", not "with priority high"; an update keeps the value it sets last."""
+    listing = tool(
+        "list_alerts", "List the alerts of the pager.", priority={"type": "string", "enum": ["high", "normal"]}
+    )
+    texts = phrasings_of(listing)
+    assert any("with high priority" in t for t in texts) and not any("priority high" in t for t in texts), texts
