@@ -244,7 +244,7 @@ def test_a_value_says_which_of_two_alternatives() -> None:
         "Measure the disk space used by a folder or archive on the backup server.",
         folder_path={"type": "string", "description": "Path of the folder."},
     )
-    texts = [p.text for p in phrasings(size)]
+    texts = phrasings_of(size)
     assert any("/srv/app" in t for t in texts), texts
     assert not any(re.search(r"/\S* or archive", t) for t in texts), texts
 
@@ -1133,12 +1133,16 @@ def test_the_user_a_description_speaks_of_is_the_person_asking_unless_a_paramete
 
 
 def test_a_named_thing_is_the_one_unless_the_request_makes_it() -> None:
-    """"Restart the queue worker named billing", not "a queue worker named billing"; "Create a queue worker named
-    billing" makes a new one."""
-    restart = tool("restart_worker", "Restart a queue worker of the cluster.", worker_name={"type": "string"})
+    """"Delete the queue worker named billing", not "a queue worker named billing"; "Create a queue worker named
+    billing" makes a new one; a worker named after a preposition is the one ("Run a job on the queue worker ...")."""
+    delete = tool("delete_worker", "Delete a queue worker of the cluster.", worker_name={"type": "string"})
     create = tool("create_worker", "Create a queue worker in the cluster.", worker_name={"type": "string"})
-    assert any(re.match(r"Restart the queue worker named \S+", t) for t in phrasings_of(restart)), phrasings_of(restart)
+    run = tool("run_job", "Run a job on a queue worker.", worker_name={"type": "string"})
+    assert any(re.match(r"Delete the queue worker named \S+", t) for t in phrasings_of(delete)), phrasings_of(delete)
     assert any(re.match(r"Create a queue worker named \S+", t) for t in phrasings_of(create)), phrasings_of(create)
+    assert any(re.match(r"Run a job on the queue worker named \S+", t) for t in phrasings_of(run)), phrasings_of(run)
+    take = tool("take_snapshot", "Take a snapshot of the volume.", snapshot_name={"type": "string"})
+    assert any(re.match(r"Take a snapshot named \S+", t) for t in phrasings_of(take)), phrasings_of(take)
 
 
 def test_a_thing_the_request_brings_into_being_is_a_thing_after_the_verb() -> None:

@@ -54,7 +54,10 @@ def _after_named_word(obj: str, thing: str, name: str, *, made: bool = False) ->
         (i for i in range(len(words) - 1, -1, -1) if thing and singular(bare[i].lower()) == singular(thing.lower())),
         None,
     )
-    if at is not None and not made:
+    # The verb's own object, when the verb makes it or sets it going, is "a" new one ("Run a Pod named frontend",
+    # "Take a screenshot named pricing-page"); a named thing after a preposition is "the" one.
+    direct = at is not None and not any(w.lower() in WORDS.prepositions for w in words[:at])
+    if at is not None and not (made and direct):
         words = _definite_before(words, at)
         obj = " ".join(words)
     if at is None or at == len(words) - 1:

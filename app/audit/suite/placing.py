@@ -270,9 +270,10 @@ def _described(obj: str, head: str, value: Value, verb: str) -> str | None:
 
 
 def makes(verb: str) -> bool:
-    """Whether the verb brings its thing into being ("create", "make"): a thing named in such a request is "a" new
-    one; one that is started, read or deleted is "the" one."""
-    return verb_classes().get(verb.split()[-1].lower() if verb.split() else "") == "create"
+    """Whether the verb may bring its object into being or set it going ("create", "run", "take"): its object, named,
+    is "a" new one; what is read, listed, changed or deleted is "the" one."""
+    kind = verb_classes().get(verb.split()[-1].lower() if verb.split() else "", "other")
+    return kind not in ("read", "list", "search", "update", "delete", "send")
 
 
 def says(preposition: str, obj: str, tail: Sequence[str] = ()) -> bool:
