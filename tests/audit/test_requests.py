@@ -1166,3 +1166,17 @@ def test_a_setting_whose_value_is_an_adjective_is_said_as_one() -> None:
     )
     texts = phrasings_of(listing)
     assert any("with high priority" in t for t in texts) and not any("priority high" in t for t in texts), texts
+
+
+def test_a_message_sent_says_what_it_says_and_its_quote_ends_the_request() -> None:
+    send = tool(
+        "send_sms",
+        "Send a text message to a phone number.",
+        phone_number={"type": "string", "examples": ["+351 912 345 678"]},
+        body={"type": "string", "description": "Text of the message.", "examples": ["Running late."]},
+    )
+    texts = phrasings_of(send)
+    assert any('a text message saying "Running late."' in t for t in texts), texts
+    assert not any(t.endswith('."' + ".") for t in texts), texts
+    ends = _plan(obj=NounPhrase("the", 'note saying "Done."'), thing="note", objs="notes", verb="add")
+    assert fill("I need you to {verb} {obj}{where}.", ends) == 'I need you to add the note saying "Done."'

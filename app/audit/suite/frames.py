@@ -130,7 +130,8 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
         on_branch = mention_of(ref, reading.verb, head) if ref.noun == "branch" else None
         obj = f"{phrase} {on_branch or ('to' if joins else 'of') + f' the {ref.noun} {spoken_form(ref)}'}"
     text = next((v for v in values if v.role == "content" and v not in placed and _worded(v)), None)
-    if head and text is not None and reading.verb.split()[-1] in WORDS.adding and f'"{text.text}"' not in obj:
+    carries = reading.verb.split()[-1] in WORDS.adding | WORDS.telling
+    if head and text is not None and carries and f'"{text.text}"' not in obj:
         # What is added says what it says: 'add the comment saying "..." to the issue PROJ-123', not a bare "the
         # comment" the request never gives.
         mention = mention_of(text, reading.verb, head)

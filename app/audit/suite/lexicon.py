@@ -61,6 +61,7 @@ class Lexicon(BaseModel):
     verb_particles: frozenset[str]
     said_before_head: frozenset[str]
     bringing: frozenset[str]
+    telling: frozenset[str]
     no_passive: frozenset[str]
     vague: frozenset[str]
     aspects: frozenset[str]

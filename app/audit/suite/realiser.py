@@ -94,7 +94,9 @@ def fill(frame: str, plan: FramePlan) -> str | None:
         "about_any": "about" if plan.topic and not pattern else "matching",
     }
     frame = _ARTICLE_SLOT.sub(lambda m: f"{_article(slots[m[1]])} {{{m[1]}}}", frame)
-    return frame.format(**slots)
+    said = frame.format(**slots)
+    # A quoted sentence that ends the request ends it: 'saying "It times out."', not '... out.".'.
+    return said[:-1] if said.endswith(('."', '!"', '?"'), 0, len(said) - 1) and said.endswith(".") else said
 
 
 def _article(said: str) -> str:
