@@ -1180,3 +1180,16 @@ def test_a_message_sent_says_what_it_says_and_its_quote_ends_the_request() -> No
     assert not any(t.endswith('."' + ".") for t in texts), texts
     ends = _plan(obj=NounPhrase("the", 'note saying "Done."'), thing="note", objs="notes", verb="add")
     assert fill("I need you to {verb} {obj}{where}.", ends) == 'I need you to add the note saying "Done."'
+
+
+def test_a_value_says_which_of_two_alternatives_offered_before_it() -> None:
+    """"to a new shelf or library" given the library: "to the library L-7", not "to a new shelf or library L-7"."""
+    move = tool(
+        "move_book",
+        "Move a book to a new shelf or library.",
+        book_id={"type": "string"},
+        library_id={"type": "string", "examples": ["L-7"]},
+    )
+    texts = phrasings_of(move)
+    assert any("to the library L-7" in t for t in texts), texts
+    assert not any("shelf or library" in t for t in texts), texts

@@ -74,13 +74,14 @@ def placed_values(obj: str, values: list[Value], *, one: bool = False, later: bo
             )
             if match is None:
                 continue
-            before = obj[: match.start()].split()
+            head = _without_alternative_before(obj[: match.start()])
+            before = head.split()
             starts_phrase = (
                 match.start(1) > match.start() or not before or before[-1].lower() in WORDS.phrase_prepositions
             )
             thing = value.noun if match.group(2).lower() == plural(value.noun).lower() != value.noun else match.group(2)
             said = f"{'the ' if starts_phrase else ''}{match.group(1)}{thing} {spoken_form(value)}"
-            obj = obj[: match.start()] + said + _without_alternative(obj[match.end() :])
+            obj = head + said + _without_alternative(obj[match.end() :])
             done.append(value)
             break
     return obj, done
@@ -99,6 +100,22 @@ def _without_alternative(rest: str) -> str:
         return rest
     kept = words[said + len(nouns) :]
     return f" {' '.join(kept)}" if kept else ""
+
+
+# "a new parent or " before the thing a value is placed at: the alternative offered first.
+_ALTERNATIVE_BEFORE = re.compile(r"(?:\b(?:an?|the)\s+)?((?:[A-Za-z-]+\s+){1,2})or\s+$", re.IGNORECASE)
+
+
+def _without_alternative_before(before: str) -> str:
+    """What comes before a placed value's thing without the alternative the description offered first: "to a new
+    parent or space" with the space ENG -> "to the space ENG" (the value says which one the request is about)."""
+    match = _ALTERNATIVE_BEFORE.search(before)
+    if match is None:
+        return before
+    words = match.group(1).split()
+    if not is_thing(words[-1]) or any(w.lower() in NOT_NOUNS | WORDS.determiners for w in words):
+        return before
+    return before[: match.start()]
 
 
 # Patterns kept, one per noun or head: a suite places values in tens of thousands of phrases, more distinct
