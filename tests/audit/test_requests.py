@@ -1193,3 +1193,9 @@ def test_a_value_says_which_of_two_alternatives_offered_before_it() -> None:
     texts = phrasings_of(move)
     assert any("to the library L-7" in t for t in texts), texts
     assert not any("shelf or library" in t for t in texts), texts
+
+
+def test_alternatives_of_a_modifier_stay() -> None:
+    """"an image or audio file" given the path: the file is either kind, "the audio file" would say one."""
+    media = tool("read_media", "Read an image or audio file.", path={"type": "string"})
+    assert not any(re.search(r"\bthe audio file\b", t) for t in phrasings_of(media)), phrasings_of(media)

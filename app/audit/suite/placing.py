@@ -74,7 +74,8 @@ def placed_values(obj: str, values: list[Value], *, one: bool = False, later: bo
             )
             if match is None:
                 continue
-            head = _without_alternative_before(obj[: match.start()])
+            # "an image or audio file": the alternatives are of a modifier, and the file is either.
+            head = obj[: match.start()] if match.group(1) else _without_alternative_before(obj[: match.start()])
             before = head.split()
             starts_phrase = (
                 match.start(1) > match.start() or not before or before[-1].lower() in WORDS.phrase_prepositions
