@@ -518,7 +518,7 @@ def test_a_word_that_says_how_is_not_the_action() -> None:
     """'Batch create multiple versions': the action is 'create'; 'Create a new or update an existing issue': both
     actions share 'issue', and the request for the first does not ask to create an existing one."""
     batch = read_tool(tool("jira_batch_create_versions", "Batch create multiple versions in a Jira project."))
-    assert (batch.verb, batch.object) == ("create", "multiple versions in a Jira project")
+    assert (batch.verb, batch.object) == ("create", "versions in a Jira project")
     either = read_tool(tool("issue_write", "Create a new or update an existing issue in a GitHub repository."))
     assert (either.verb, either.object) == ("create", "an issue in a GitHub repository")
     annotated = tool("get-annotated-message", "Demonstrates how annotations are used.", messageType={"type": "string"})
@@ -1199,3 +1199,14 @@ def test_alternatives_of_a_modifier_stay() -> None:
     """"an image or audio file" given the path: the file is either kind, "the audio file" would say one."""
     media = tool("read_media", "Read an image or audio file.", path={"type": "string"})
     assert not any(re.search(r"\bthe audio file\b", t) for t in phrasings_of(media)), phrasings_of(media)
+
+
+def test_how_many_and_how_the_tool_does_it_is_not_asked_for() -> None:
+    """"Archive multiple tickets in a single operation without affecting the rest" reads "Archive tickets"."""
+    archive = tool(
+        "archive_tickets",
+        "Archive multiple tickets in a single operation without affecting the rest of the queue.",
+        queue={"type": "string"},
+    )
+    texts = phrasings_of(archive)
+    assert texts and not any(re.search(r"multiple|single operation|without affecting", t) for t in texts), texts
