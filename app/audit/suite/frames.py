@@ -15,7 +15,8 @@ from app.audit.models import Phrasing
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import addressed, file_said, mention_of, spoken_form, unnamed_value, with_name
 from app.audit.suite.phrase_parts import Phrased, after_noun, ends_with, is_thing
-from app.audit.suite.placing import makes, paired, placed_values, quoted_at_head, says
+from app.audit.suite.placed_words import makes
+from app.audit.suite.placing import paired, placed_values, quoted_at_head, says
 from app.audit.suite.reading import Reading
 from app.audit.suite.realiser import FramePlan, NounPhrase, fill
 from app.audit.suite.values import Value

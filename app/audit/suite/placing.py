@@ -8,16 +8,15 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from app.audit.suite.articles import indefinite_article
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import mention_of, spoken_form, unnamed_value, with_name
 from app.audit.suite.phrase_parts import DETERMINER, MODIFIER, NOT_NOUNS, after_noun, ends_with, is_thing
+from app.audit.suite.placed_words import described, makes, without_alternative, without_alternative_before
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
     lemmas,
     plural,
     singular,
-    verb_classes,
 )
 
 
@@ -75,48 +74,17 @@ def placed_values(obj: str, values: list[Value], *, one: bool = False, later: bo
             if match is None:
                 continue
             # "an image or audio file": the alternatives are of a modifier, and the file is either.
-            head = obj[: match.start()] if match.group(1) else _without_alternative_before(obj[: match.start()])
+            head = obj[: match.start()] if match.group(1) else without_alternative_before(obj[: match.start()])
             before = head.split()
             starts_phrase = (
                 match.start(1) > match.start() or not before or before[-1].lower() in WORDS.phrase_prepositions
             )
             thing = value.noun if match.group(2).lower() == plural(value.noun).lower() != value.noun else match.group(2)
             said = f"{'the ' if starts_phrase else ''}{match.group(1)}{thing} {spoken_form(value)}"
-            obj = head + said + _without_alternative(obj[match.end() :])
+            obj = head + said + without_alternative(obj[match.end() :])
             done.append(value)
             break
     return obj, done
-
-
-def _without_alternative(rest: str) -> str:
-    """What follows a placed value without the alternative the description offered next to its thing: the file
-    config/settings.yaml "or directory", the repository acme/webshop "or its owner organization" (the value says
-    which one the request is about)."""
-    words = rest.split()
-    if not words or words[0] != "or":
-        return rest
-    said = 1 + (len(words) > 1 and words[1].lower() in WORDS.phrase_openers)
-    nouns = list(itertools.takewhile(lambda w: w.isalpha() and w.lower() not in NOT_NOUNS, words[said : said + 2]))
-    if not nouns or not is_thing(nouns[-1]) or lemmas(nouns[0].lower()).keys() == {"VERB"}:
-        return rest
-    kept = words[said + len(nouns) :]
-    return f" {' '.join(kept)}" if kept else ""
-
-
-# "a new parent or " before the thing a value is placed at: the alternative offered first.
-_ALTERNATIVE_BEFORE = re.compile(r"(?:\b(?:an?|the)\s+)?((?:[A-Za-z-]+\s+){1,2})or\s+$", re.IGNORECASE)
-
-
-def _without_alternative_before(before: str) -> str:
-    """What comes before a placed value's thing without the alternative the description offered first: "to a new
-    parent or space" with the space ENG -> "to the space ENG" (the value says which one the request is about)."""
-    match = _ALTERNATIVE_BEFORE.search(before)
-    if match is None:
-        return before
-    words = match.group(1).split()
-    if not is_thing(words[-1]) or any(w.lower() in NOT_NOUNS | WORDS.determiners for w in words):
-        return before
-    return before[: match.start()]
 
 
 # Patterns kept, one per noun or head: a suite places values in tens of thousands of phrases, more distinct
@@ -228,8 +196,8 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             continue
         if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
             obj = with_name(value, obj, unnamed_value(head, value, values), made=makes(verb))
-        elif (described := _described(obj, head, value, verb)) is not None:
-            obj = described
+        elif (stated := described(obj, head, value, verb)) is not None:
+            obj = stated
         elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
             at = obj.lower().index(head.lower())
             before = re.sub(rf"{DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
@@ -259,39 +227,6 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda mention: mention.startswith(":"))
     return "".join([obj, *(m if m.startswith(":") else f" {m}" for m in said)])
-
-
-def _described(obj: str, head: str, value: Value, verb: str) -> str | None:
-    """A state said as a person says it, before the thing it describes: "open pull requests", "a private project",
-    not "... with state open" (lexicon.yml `said_before_head`: the settings whose values describe the thing; only a
-    value that is an adjective or a participle). Not for an update, where the value is what the thing becomes, nor
-    when the thing is the setting itself ("the state of the issue"). None when it is not said so."""
-    word = value.text
-    if value.source != "enum" or value.noun not in WORDS.said_before_head or not word.isalpha() or not head:
-        return None
-    if verb_classes().get(verb.split()[-1].lower() if verb.split() else "") == "update":
-        return None
-    if singular(head.split()[-1].lower()) in WORDS.said_before_head:
-        return None
-    known = lemmas(word.lower())
-    if "ADJ" not in known and not (word.endswith("ed") and "VERB" in known):
-        return None
-    at = obj.lower().find(head.lower())
-    if at < 0:
-        return None
-    before = obj[:at]
-    if re.search(r"(?:^|\s)an? $", before, re.IGNORECASE):
-        # The article goes with the word now after it: "a config" -> "an open config".
-        article = indefinite_article(word.lower())
-        before = re.sub(r"(?i)(an?) $", lambda m: (article.capitalize() if m[1][0] == "A" else article) + " ", before)
-    return f"{before}{word.lower()} {obj[at:]}"
-
-
-def makes(verb: str) -> bool:
-    """Whether the verb may bring its object into being or set it going ("create", "run", "take"): its object, named,
-    is "a" new one; what is read, listed, changed or deleted is "the" one."""
-    kind = verb_classes().get(verb.split()[-1].lower() if verb.split() else "", "other")
-    return kind not in ("read", "list", "search", "update", "delete", "send")
 
 
 def says(preposition: str, obj: str, tail: Sequence[str] = ()) -> bool:
