@@ -8,9 +8,9 @@ from app.audit.suite.lexicon import WORDS
 from app.audit.suite.phrase_parts import CAMEL, is_thing
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
+    class_of,
     lemmas,
     singular,
-    verb_classes,
 )
 from app.audit.text import split_identifier
 
@@ -158,7 +158,7 @@ def mention_of(value: Value, verb: str = "", head: str = "") -> str | None:
             return f"sorted by {value.text}"
         # "with low priority", "with critical severity": a setting whose value is an adjective is said as one; an
         # update keeps "with status open", the value it sets.
-        sets = verb_classes().get(verb.split()[-1].lower() if verb.split() else "") == "update"
+        sets = class_of(verb) == "update"
         if value.text.isalpha() and "ADJ" in lemmas(value.text.lower()) and not sets:
             return f"with {value.text} {value.noun}"
         return f"with {value.noun} {value.text}"

@@ -11,7 +11,7 @@ from app.audit.suite.articles import indefinite_article
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.phrase_parts import NOT_NOUNS, is_thing
 from app.audit.suite.values import Value
-from app.audit.suite.word_forms import lemmas, singular, verb_classes
+from app.audit.suite.word_forms import class_of, lemmas, singular
 
 
 def without_alternative(rest: str) -> str:
@@ -53,7 +53,7 @@ def described(obj: str, head: str, value: Value, verb: str) -> str | None:
     word = value.text
     if value.source != "enum" or value.noun not in WORDS.said_before_head or not word.isalpha() or not head:
         return None
-    if verb_classes().get(verb.split()[-1].lower() if verb.split() else "") == "update":
+    if class_of(verb) == "update":
         return None
     if singular(head.split()[-1].lower()) in WORDS.said_before_head:
         return None
@@ -74,5 +74,5 @@ def described(obj: str, head: str, value: Value, verb: str) -> str | None:
 def makes(verb: str) -> bool:
     """Whether the verb may bring its object into being or set it going ("create", "run", "take"): its object, named,
     is "a" new one; what is read, listed, changed or deleted is "the" one."""
-    kind = verb_classes().get(verb.split()[-1].lower() if verb.split() else "", "other")
+    kind = class_of(verb)
     return kind not in ("read", "list", "search", "update", "delete", "send")

@@ -16,6 +16,12 @@ def verb_classes() -> dict[str, str]:
     return {verb: cls for cls, verbs in WORDS.classes.items() for verb in verbs}
 
 
+def class_of(verb: str) -> str:
+    """The class of a request's verb, by its last word ("permanently delete" -> "delete"); "other" when unknown."""
+    words = verb.lower().split()
+    return verb_classes().get(words[-1], "other") if words else "other"
+
+
 # Words looked up at most: a suite asks lemminflect about the same few thousand words again and again (every tool's
 # name, description and values, once per request family and variant); each of its answers is a fresh deep copy.
 WORD_CACHE = 65_536
