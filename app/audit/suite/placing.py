@@ -6,11 +6,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import mention_of, spoken_form, unnamed_value, with_name
-from app.audit.suite.phrase_parts import DETERMINER, MODIFIER, NOT_NOUNS, after_noun, ends_with, is_thing
+from app.audit.suite.noun_phrase import Found, Noun, Phrase, find, heads
+from app.audit.suite.phrase_parts import DETERMINER, after_noun, ends_with, is_thing
 from app.audit.suite.placed_words import described, makes, without_alternative, without_alternative_before
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
@@ -57,76 +57,69 @@ def placed_values(obj: str, values: list[Value], *, one: bool = False, later: bo
     a plural object is the one thing the value names: 'Check out the branches' -> 'Check out the branch main'.
     With `later` (a description's own phrase), a mention that modifies the next noun is passed over for a later
     one: "issue field values for an issue" -> "... for the issue #142"."""
-    obj, done = _two_named(obj, values)
+    phrase, done = place(Phrase.of(obj), values, one=one, later=later)
+    return str(phrase), done
+
+
+def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool = False) -> tuple[Phrase, list[Value]]:
+    """`placed_values` over a phrase: each value placed becomes the `Noun` of its thing."""
+    phrase, done = _two_named(phrase, values)
     for value in values:
         if value in done:
             continue
         named = value.noun and value.role in ("ref", "scope")
         nouns = WORDS.noun_synonyms.get(value.noun, (value.noun,)) if named else ()
-        if one and value.role == "ref" and value.noun and re.sub(r"^the ", "", obj.lower()) == plural(value.noun):
+        bare = re.sub(r"^the ", "", str(phrase).lower())
+        if one and value.role == "ref" and value.noun and bare == plural(value.noun):
             nouns = (*nouns, plural(value.noun))
         for noun in nouns:
-            pattern = _noun_phrase(noun)
-            found = pattern.finditer(obj) if later else itertools.islice(pattern.finditer(obj), 1)
-            match = next(
-                (m for m in found if not _modifies_next(obj[m.end() :]) and not _names_other(m, value, values)), None
-            )
-            if match is None:
+            found = find(phrase, noun)
+            candidates = found if later else itertools.islice(found, 1)
+            at = next((f for f in candidates if heads(phrase, f) and not _names_other(phrase, f, value, values)), None)
+            if at is None:
                 continue
             # "an image or audio file": the alternatives are of a modifier, and the file is either.
-            head = obj[: match.start()] if match.group(1) else without_alternative_before(obj[: match.start()])
-            before = head.split()
-            starts_phrase = (
-                match.start(1) > match.start() or not before or before[-1].lower() in WORDS.phrase_prepositions
-            )
-            thing = value.noun if match.group(2).lower() == plural(value.noun).lower() != value.noun else match.group(2)
-            said = f"{'the ' if starts_phrase else ''}{match.group(1)}{thing} {spoken_form(value)}"
-            obj = head + said + without_alternative(obj[match.end() :])
+            before = phrase.words(0, at.start)
+            kept = before if at.modifiers < at.noun else without_alternative_before(f"{before} ").rstrip()
+            keep = at.start - (len(before.split()) - len(kept.split()))
+            starts = at.start < at.modifiers or not kept or kept.split()[-1].lower() in WORDS.phrase_prepositions
+            said = at.said(phrase)
+            thing = value.noun if said.lower() == plural(value.noun).lower() != value.noun else said
+            noun_said = at.as_noun(phrase, determiner="the" if starts else "", head=thing, value=spoken_form(value))
+            after = phrase.words(at.end, len(phrase.items))
+            dropped = len(after.split()) - len(without_alternative(f" {after}" if after else "").split())
+            # Only words go with the alternative, never a thing a value was placed at.
+            cut = (*phrase.items[keep : at.start], *phrase.items[at.end : at.end + dropped])
+            if not all(isinstance(w, str) for w in cut):
+                keep, dropped = at.start, 0
+            phrase = phrase.replaced(keep, at.end + dropped, noun_said)
             done.append(value)
             break
-    return obj, done
+    return phrase, done
 
 
-# Patterns kept, one per noun or head: a suite places values in tens of thousands of phrases, more distinct
-# patterns than the re module keeps, and compiling one costs more than the search it is for.
-_PATTERNS = 16_384
+_ARTICLES = frozenset({"the", "a", "an"})
 
 
-@lru_cache(maxsize=_PATTERNS)
-def _noun_phrase(noun: str) -> re.Pattern[str]:
-    """Where a phrase names `noun`, with its determiner and up to three modifiers before it."""
-    return re.compile(
-        rf"(?<![\w'’-]){DETERMINER}((?:{MODIFIER}[\w-]+\s+){{0,3}}?)({_spaced(noun)})(?:\s+(?:key|id|name|number))?\b(?!\s+(?:#|\d|[A-Z]+-\d))",
-        re.IGNORECASE,
-    )
-
-
-@lru_cache(maxsize=_PATTERNS)
-def _two_of(noun: str) -> re.Pattern[str]:
-    """'the two Jira issues': two of a noun's things, with up to two modifiers."""
-    return re.compile(
-        rf"\b(?:the |a |an )?two ((?:{MODIFIER}[\w-]+\s+){{0,2}}?)({_spaced(plural(noun))})\b", re.IGNORECASE
-    )
-
-
-@lru_cache(maxsize=_PATTERNS)
-def _bare_head(head: str) -> re.Pattern[str]:
-    """The head said as the object itself, not as what something is of ('the title', not 'the title of')."""
-    return re.compile(rf"(?<![\w-])(?:(?:the|a|an) )?{re.escape(head)}\b(?![\w-])(?! of\b)", re.IGNORECASE)
-
-
-def _two_named(obj: str, values: list[Value]) -> tuple[str, list[Value]]:
+def _two_named(phrase: Phrase, values: list[Value]) -> tuple[Phrase, list[Value]]:
     """'a link between two Jira issues' with two issue keys given: 'between the Jira issues PROJ-123 and PROJ-456'."""
     by_noun: dict[str, list[Value]] = {}
     for value in values:
         if value.role == "ref" and value.noun:
             by_noun.setdefault(value.noun.split()[-1], []).append(value)
     for noun, pair in by_noun.items():
-        match = _two_of(noun).search(obj)
-        if len(pair) == 2 and match:
-            said = f"the {match.group(1)}{match.group(2)} {spoken_form(pair[0])} and {spoken_form(pair[1])}"
-            return obj[: match.start()] + said + obj[match.end() :], pair
-    return obj, []
+        if len(pair) != 2:
+            continue
+        for at in find(phrase, plural(noun)):
+            # "two" and up to two modifiers before the things, "the", "a" or "an" before it.
+            two = next((i for i in range(at.modifiers, at.noun) if phrase.items[i] == "two"), None)
+            if two is None or at.noun - two > 3:
+                continue
+            start = two - 1 if two and str(phrase.items[two - 1]).lower() in ("the", "a", "an") else two
+            modifiers = tuple(str(w) for w in phrase.items[two + 1 : at.noun])
+            said = Noun("the", modifiers, at.said(phrase), f"{spoken_form(pair[0])} and {spoken_form(pair[1])}")
+            return phrase.replaced(start, at.end, said), pair
+    return phrase, []
 
 
 def _joined(mentions: list[str]) -> list[str]:
@@ -149,18 +142,13 @@ def _for_ref(mention: str) -> tuple[str, str] | None:
     return (words[-2], words[-1]) if len(words) >= 4 and words[:2] == ["for", "the"] else None
 
 
-def _spaced(noun: str) -> str:
-    """A pattern for a noun of several words, written with spaces or hyphens ("sub issue", "sub-issue")."""
-    return r"[\s-]".join(re.escape(word) for word in noun.split())
-
-
-def _names_other(match: re.Match[str], value: Value, values: list[Value]) -> bool:
+def _names_other(phrase: Phrase, found: Found, value: Value, values: list[Value]) -> bool:
     """'the sub issue': the phrase names another value's thing (`sub_issue_id`), not this one's (`issue_number`)."""
-    phrase = f"{match.group(1)}{match.group(2)}".lower().replace("-", " ")
+    said = phrase.words(found.modifiers, found.noun_end).lower().replace("-", " ")
     noun = value.noun.lower()
     return any(
         other is not value and other.noun.lower() != noun and other.noun.lower().endswith(f" {noun}")
-        and other.noun.lower() in phrase
+        and other.noun.lower() in said
         for other in values
     )
 
@@ -173,13 +161,6 @@ def _repeats(mention: str, tail: list[str], obj: str) -> bool:
     setting = said[1] if said[0] == "the" and len(said) > 1 else said[0]  # 'with the comment "..."': comment
     # A second "with" reads as a list of settings: "the directory with sizes with sort by name".
     return kind == "with" and (f" {setting}" in f" {obj.lower()}" or " with " in f" {obj} ")
-
-
-def _modifies_next(after: str) -> bool:
-    """'repository pull requests': a noun followed by another noun modifies it; a value can't go between."""
-    following = after.split()[:1]
-    participle = bool(following) and following[0].lower().endswith("ed")  # 'a board filtered by JQL'
-    return bool(following) and following[0].isalpha() and following[0].lower() not in NOT_NOUNS and not participle
 
 
 def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, verb: str = "") -> str:
@@ -239,10 +220,15 @@ def quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value]
     "Saved" to appear', not '... saying "hello"'."""
     said = next((v for v in values if v.role == "content" and v.noun and v.noun == head.lower()), None)
     # "the title of the issue" with a new title: the value is what it becomes, not which title it is.
-    pattern = _bare_head(head)
-    if said is None or said in placed or not pattern.search(obj):
+    if said is None or said in placed:
         return obj, placed
-    return pattern.sub(f'the {head} "{said.text}"', obj, count=1), [*placed, said]
+    phrase = Phrase.of(obj)
+    for at in find(phrase, head, max_modifiers=0, openers=_ARTICLES):
+        following = phrase.items[at.noun_end : at.noun_end + 1]
+        if following != ("of",):
+            quoted = Noun("the", (), head, f'"{said.text}"')
+            return str(phrase.replaced(at.start, at.noun_end, quoted)), [*placed, said]
+    return obj, placed
 
 
 def paired(tail: list[str], places: set[int], *, moved: bool = False) -> list[str]:

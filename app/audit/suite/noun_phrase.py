@@ -1,0 +1,170 @@
+"""The object of a request as words and typed noun phrases: where a phrase names a thing, and the thing said.
+
+A `Phrase` is the object's words ("the file or directory in a GitHub repository"), each a plain word until a value
+is placed at the thing it names; then that thing is a `Noun` (determiner, modifiers, head, value): "the GitHub
+repository acme/webshop". `find` reads where a phrase names a noun, word by word: the noun's words (written with
+spaces or hyphens, "sub issue" or "sub-issue"), up to three modifiers and two determiners before them, and only
+where the noun is the head of its phrase (not "repository" in "repository pull requests"), with no value after it
+already. Nothing here decides which value goes where (placing.py) or how a value is said (mentions.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from app.audit.suite.lexicon import WORDS
+from app.audit.suite.phrase_parts import NOT_NOUNS
+
+# A word that names what a thing is called or counted by, said after it: "the issue key", "the pull request number".
+_NAMING = frozenset({"key", "id", "name", "number"})
+# A value already said after a noun: "#142", "1042", "PROJ-123".
+_VALUE = re.compile(r"(?:#|\d|[A-Z]+-\d)", re.IGNORECASE)
+_WORD = re.compile(r"[\w-]+")
+_GENITIVE = re.compile(r"['’]s?$")
+_NOT_MODIFIER = re.compile(rf"(?:{'|'.join(sorted(WORDS.not_before_head))})\b|[#/'’]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Noun:
+    """A noun phrase a value was placed in: "the" (or no determiner inside a genitive), its modifiers ("GitHub"),
+    its head as the phrase wrote it ("repository", "sub-issue") and the value said after it ("acme/webshop")."""
+
+    determiner: str
+    modifiers: tuple[str, ...]
+    head: str
+    value: str = ""
+
+    def __str__(self) -> str:
+        return " ".join(part for part in (self.determiner, *self.modifiers, self.head, self.value) if part)
+
+
+Item = str | Noun
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """An object's words, the things a value was placed at typed as `Noun`s."""
+
+    items: tuple[Item, ...]
+
+    @classmethod
+    def of(cls, text: str) -> Phrase:
+        return cls(tuple(text.split()))
+
+    def __str__(self) -> str:
+        return " ".join(str(item) for item in self.items)
+
+    def words(self, start: int, end: int) -> str:
+        return " ".join(str(item) for item in self.items[start:end])
+
+    def replaced(self, start: int, end: int, noun: Noun) -> Phrase:
+        """The phrase with its words from `start` to `end` said as `noun`."""
+        return Phrase((*self.items[:start], noun, *self.items[end:]))
+
+    def nouns(self) -> list[Noun]:
+        return [item for item in self.items if isinstance(item, Noun)]
+
+
+@dataclass(frozen=True)
+class Found:
+    """Where a phrase names a noun: its determiners at [start, modifiers), its modifiers at [modifiers, noun), the
+    noun's words at [noun, noun_end) and a naming word after it ("key") up to `end`."""
+
+    start: int
+    modifiers: int
+    noun: int
+    noun_end: int
+    end: int
+    genitive: str = ""  # the "'s" the noun's last word carries: "the project's epics"
+
+    def as_noun(self, phrase: Phrase, *, determiner: str, head: str, value: str) -> Noun:
+        modifiers = tuple(str(i) for i in phrase.items[self.modifiers : self.noun])
+        return Noun(determiner, modifiers, head, value + self.genitive)
+
+    def said(self, phrase: Phrase) -> str:
+        """The noun as the phrase writes it, without a genitive's "'s"."""
+        said = phrase.words(self.noun, self.noun_end)
+        return said[: len(said) - len(self.genitive)]
+
+
+def find(
+    phrase: Phrase, noun: str, *, max_modifiers: int = 3, openers: frozenset[str] | None = None
+) -> Iterator[Found]:
+    """Every place `phrase` names `noun`, left to right, with the modifiers and determiners before it (determiners
+    from `openers`, the lexicon's `phrase_openers` by default)."""
+    wanted = noun.lower().replace("-", " ").split()
+    items = phrase.items
+    openers = WORDS.phrase_openers if openers is None else openers
+    last = 0
+    for at in range(len(items)):
+        spanned = _spans(items, at, wanted) if at >= last else None
+        if spanned is None:
+            continue
+        end, genitive = spanned
+        named = not genitive and end < len(items) and isinstance(items[end], str) and str(items[end]).lower() in _NAMING
+        tail = end + 1 if named and not _valued(items, end + 1) else end
+        if not genitive and _valued(items, tail):
+            continue
+        start, first_modifier = _opening(items, at, max_modifiers, openers, floor=last)
+        last = tail
+        yield Found(start, first_modifier, at, end, tail, genitive)
+
+
+def heads(phrase: Phrase, found: Found) -> bool:
+    """Whether the noun found heads its phrase: no noun follows that it would modify ("repository pull requests");
+    a participle after it describes it ("a board filtered by JQL")."""
+    following = phrase.items[found.end] if found.end < len(phrase.items) else None
+    if found.genitive or not isinstance(following, str):
+        return True
+    word = following.lower()
+    return not following.isalpha() or word in NOT_NOUNS or word.endswith("ed")
+
+
+def _spans(items: tuple[Item, ...], at: int, wanted: list[str]) -> tuple[int, str] | None:
+    """The index after the words from `at` that spell `wanted` (each word whole; a hyphen joins two of them), and
+    the genitive ending its last word carries ("'s" of "project's"), or None."""
+    got: list[str] = []
+    i, ending = at, ""
+    while len(got) < len(wanted) and i < len(items) and isinstance(items[i], str):
+        word = str(items[i]).lower()
+        if len(got) + 1 + word.count("-") == len(wanted) and (match := _GENITIVE.search(word)):
+            word, ending = word[: match.start()], str(items[i])[match.start() :]
+        got.extend(word.split("-"))
+        i += 1
+        if got != wanted[: len(got)]:
+            return None
+    return (i, ending) if got == wanted else None
+
+
+def _valued(items: tuple[Item, ...], at: int) -> bool:
+    """Whether a value is said at `at` already ("#142", "PROJ-123")."""
+    return at < len(items) and (isinstance(items[at], Noun) or bool(_VALUE.match(str(items[at]))))
+
+
+def _opening(
+    items: tuple[Item, ...], at: int, max_modifiers: int, openers: frozenset[str], *, floor: int
+) -> tuple[int, int]:
+    """Where the noun phrase ending at `at` starts and where its modifiers start: the earliest start from which up
+    to two determiners, then up to `max_modifiers` modifiers reach the noun (the determiners as many as can be)."""
+    for start in range(max(floor, at - 2 - max_modifiers), at + 1):
+        for count in (2, 1, 0):
+            mods = start + count
+            if mods > at or at - mods > max_modifiers:
+                continue
+            if all(isinstance(w, str) and w.lower() in openers for w in items[start:mods]) and all(
+                _modifier(w) for w in items[mods:at]
+            ):
+                return start, mods
+    return at, at
+
+
+def _modifier(item: Item) -> bool:
+    """A word that can stand before a noun inside its phrase: not a preposition or article, not a value."""
+    return isinstance(item, str) and bool(_WORD.fullmatch(item)) and not _NOT_MODIFIER.match(item)
+
+
+def plain(noun: Noun) -> Noun:
+    """`noun` with no determiner (said inside a genitive or after another word)."""
+    return replace(noun, determiner="")

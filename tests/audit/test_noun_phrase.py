@@ -1,0 +1,69 @@
+"""Where an object phrase names a thing, and the value placed there as a typed noun phrase (noun_phrase.py and
+placing.place), on phrases written for these tests."""
+
+from __future__ import annotations
+
+from app.audit.suite.noun_phrase import Noun, Phrase, find, heads
+from app.audit.suite.placing import place
+from app.audit.suite.values import Value
+
+
+def _ref(noun: str, text: str, param: str = "id") -> Value:
+    return Value(param=param, text=text, role="ref", noun=noun, source="name")
+
+
+def test_find_reads_determiners_modifiers_and_the_head() -> None:
+    phrase = Phrase.of("the shared parking permit of a tenant")
+    found = next(find(phrase, "permit"))
+    assert (found.start, found.modifiers, found.noun, found.end) == (0, 1, 3, 4)
+    assert heads(phrase, found)
+
+
+def test_a_noun_that_modifies_the_next_is_not_a_head() -> None:
+    phrase = Phrase.of("the garage door remotes")
+    assert not heads(phrase, next(find(phrase, "garage")))
+    assert heads(phrase, next(find(phrase, "remotes")))
+
+
+def test_a_participle_after_the_noun_describes_it() -> None:
+    phrase = Phrase.of("a locker reserved by a member")
+    assert heads(phrase, next(find(phrase, "locker")))
+
+
+def test_a_noun_of_two_words_is_found_written_with_a_hyphen() -> None:
+    phrase = Phrase.of("a sub-ledger entry for a ledger")
+    assert next(find(phrase, "sub ledger")).noun == 1
+
+
+def test_a_value_already_said_after_a_noun_is_not_found_again() -> None:
+    assert list(find(Phrase.of("the locker L-17 of the gym"), "locker")) == []
+
+
+def test_a_naming_word_after_the_noun_goes_with_it() -> None:
+    phrase = Phrase.of("the locker number for a member")
+    found = next(find(phrase, "locker"))
+    assert found.end == found.noun_end + 1
+
+
+def test_a_value_becomes_the_noun_phrase_of_its_thing() -> None:
+    phrase, done = place(Phrase.of("the bookings of a tenant in a building"), [_ref("tenant", "t-77")])
+    assert str(phrase) == "the bookings of the tenant t-77 in a building"
+    assert phrase.nouns() == [Noun("the", (), "tenant", "t-77")]
+    assert len(done) == 1
+
+
+def test_a_genitive_keeps_its_ending_after_the_value() -> None:
+    phrase, _ = place(Phrase.of("a tenant's parking permits"), [_ref("tenant", "t-77")])
+    assert str(phrase) == "the tenant t-77's parking permits"
+
+
+def test_the_alternative_a_value_rules_out_goes() -> None:
+    phrase, _ = place(Phrase.of("a locker or cabinet in a gym"), [_ref("locker", "L-17")])
+    assert str(phrase) == "the locker L-17 in a gym"
+
+
+def test_two_values_of_one_kind_are_said_together() -> None:
+    values = [_ref("locker", "L-17", "from_locker"), _ref("locker", "L-18", "to_locker")]
+    phrase, done = place(Phrase.of("a swap between two gym lockers"), values)
+    assert str(phrase) == "a swap between the gym lockers L-17 and L-18"
+    assert len(done) == 2
