@@ -3,8 +3,9 @@ placing.place), on phrases written for these tests."""
 
 from __future__ import annotations
 
-from app.audit.suite.noun_phrase import Noun, Phrase, find, heads
-from app.audit.suite.placing import place
+from app.audit.suite.mentions import mention_of
+from app.audit.suite.noun_phrase import Noun, Phrase, Slot, find, heads
+from app.audit.suite.placing import place, with_values
 from app.audit.suite.values import Value
 
 
@@ -67,3 +68,19 @@ def test_two_values_of_one_kind_are_said_together() -> None:
     phrase, done = place(Phrase.of("a swap between two gym lockers"), values)
     assert str(phrase) == "a swap between the gym lockers L-17 and L-18"
     assert len(done) == 2
+
+
+def test_a_value_after_the_object_is_a_typed_slot() -> None:
+    slot = mention_of(_ref("locker", "L-17"))
+    assert slot == Slot("ref", "for", Noun("the", (), "locker", "L-17"))
+    assert str(slot) == "for the locker L-17"
+    scope = Value(param="gym", text="riverside", role="scope", noun="gym", source="examples")
+    assert mention_of(scope) == Slot("scope", "in", "riverside")
+
+
+def test_slots_of_one_kind_are_said_together_and_a_lone_to_is_a_place() -> None:
+    values = [_ref("locker", "L-17", "first_locker"), _ref("locker", "L-18", "second_locker")]
+    assert with_values("the swap", "swap", values) == "the swap for the lockers L-17 and L-18"
+    to = Value(param="to_gym", text="riverside", role="scope", noun="", source="examples")
+    assert with_values("the swap", "swap", [to]) == "the swap in riverside"
+    assert with_values("the locker", "locker", [to], verb="move") == "the locker to riverside"

@@ -14,6 +14,7 @@ import yaml
 from app.audit.models import Phrasing
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import addressed, file_said, mention_of, spoken_form, unnamed_value, with_name
+from app.audit.suite.noun_phrase import Noun, Slot
 from app.audit.suite.phrase_parts import Phrased, after_noun, ends_with, is_thing
 from app.audit.suite.placed_words import makes
 from app.audit.suite.placing import paired, placed_values, quoted_at_head, says
@@ -129,7 +130,8 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
         joins = reading.verb.split()[-1] in WORDS.adding and not says("to", phrase)
         # Work is done on a branch, not of it: "the file config/settings.yaml on the branch main".
         on_branch = mention_of(ref, reading.verb, head) if ref.noun == "branch" else None
-        obj = f"{phrase} {on_branch or ('to' if joins else 'of') + f' the {ref.noun} {spoken_form(ref)}'}"
+        slot = on_branch or Slot(ref.role, "to" if joins else "of", Noun("the", (), ref.noun, spoken_form(ref)))
+        obj = f"{phrase} {slot}"
     text = next((v for v in values if v.role == "content" and v not in placed and _worded(v)), None)
     carries = reading.verb.split()[-1] in WORDS.adding | WORDS.telling
     if head and text is not None and carries and f'"{text.text}"' not in obj:

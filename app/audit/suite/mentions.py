@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from app.audit.suite.lexicon import WORDS
+from app.audit.suite.noun_phrase import Noun, Slot
 from app.audit.suite.phrase_parts import CAMEL, is_thing
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
@@ -106,35 +107,34 @@ def spoken_form(value: Value) -> str:
     return f"#{value.text}" if value.text.isdigit() and value.source == "name" else value.text
 
 
-def mention_of(value: Value, verb: str = "", head: str = "") -> str | None:
+def mention_of(value: Value, verb: str = "", head: str = "") -> Slot | None:
     """How a request says a value after its object; `verb` is the request's verb ("Assign ... to dana"), `head` the
     thing it acts on ("Add a comment ... on the file ...")."""
-    if value.role == "scope":
+    role = value.role
+    if role == "scope":
         first = value.side or split_identifier(value.param)[0].lower()
         preposition = "from" if first in WORDS.from_words else "to" if first in WORDS.to_words else "in"
-        return f"{preposition} {spoken_form(value)}"
+        return Slot(role, preposition, spoken_form(value))
     if value.noun == "time":
-        return f"at {value.text}"
-    if value.role == "statement":
-        return f': "{value.text}"'
-    if value.role == "query":
-        return f'for "{value.text}"'
-    if value.role == "content":
+        return Slot(role, "at", value.text)
+    if role in ("statement", "query"):
+        return Slot(role, ":" if role == "statement" else "for", f'"{value.text}"')
+    if role == "content":
         if value.noun in ("title", "subject"):
-            return f'titled "{value.text}"'
+            return Slot(role, "titled", f'"{value.text}"')
         # What goes with an action rather than being its text: 'with the commit message "..."'.
         if value.noun in ("commit message", "comment"):
-            return f'with the {value.noun} "{value.text}"'
-        return f'saying "{value.text}"'
-    if value.role == "ref":
+            return Slot(role, "with", Noun("the", (), value.noun, f'"{value.text}"'))
+        return Slot(role, "saying", f'"{value.text}"')
+    if role == "ref":
         # A made-up id ("T-1042") only reads well next to the thing it names, not as an afterthought.
         made_up = re.fullmatch(r"[A-Z]-1042", value.text)
         if not value.noun or made_up:
             return None
         if verb.split()[-1:] == ["assign"] and value.noun == "user":
-            return f"to {spoken_form(value)}"  # 'Assign the issue PROJ-123 to dana', not '... for user dana'
+            return Slot(role, "to", spoken_form(value))  # 'Assign the issue PROJ-123 to dana', not '... for user dana'
         if "assignee" in split_identifier(value.param):
-            return f"assigned to {spoken_form(value)}"
+            return Slot(role, "assigned to", spoken_form(value))
         if (said := file_said(value, verb, head)) is not None:
             return said
         # Work happens on a branch ("Run the workflow on the branch main"), comes from a source one and goes into a
@@ -144,10 +144,10 @@ def mention_of(value: Value, verb: str = "", head: str = "") -> str | None:
             preposition = "from" if first in WORDS.from_words else "into" if first in WORDS.to_words else "on"
         else:
             preposition = "for"
-        return f"{preposition} the {value.noun} {spoken_form(value)}"
+        return Slot(role, preposition, Noun("the", (), value.noun, spoken_form(value)))
     if value.noun == "date":
         first = split_identifier(value.param)[0]
-        return f"{first if first in WORDS.time_prepositions | {'from'} else 'on'} {value.text}"
+        return Slot(role, first if first in WORDS.time_prepositions | {"from"} else "on", value.text)
     # A camel-case member ("externalOnly") is a program's word, not a person's.
     spoken = re.fullmatch(r"[A-Za-z][A-Za-z -]{0,20}", value.text) and not CAMEL.search(value.text)
     # "with action create", "with method get": which operation to run is the request's verb, not a setting.
@@ -155,25 +155,23 @@ def mention_of(value: Value, verb: str = "", head: str = "") -> str | None:
     if value.source == "enum" and spoken and not operation:
         # "sortBy: name" is said "sorted by name", not "with sort by name".
         if value.noun.split()[:1] in (["sort"], ["order"]) and value.noun.split()[-1] == "by":
-            return f"sorted by {value.text}"
+            return Slot(role, "sorted by", value.text)
         # "with low priority", "with critical severity": a setting whose value is an adjective is said as one; an
         # update keeps "with status open", the value it sets.
         sets = class_of(verb) == "update"
         if value.text.isalpha() and "ADJ" in lemmas(value.text.lower()) and not sets:
-            return f"with {value.text} {value.noun}"
-        return f"with {value.noun} {value.text}"
+            return Slot(role, "with", f"{value.text} {value.noun}")
+        return Slot(role, "with", f"{value.noun} {value.text}")
     return None
 
 
-
-
-def file_said(value: Value, verb: str, head: str) -> str | None:
+def file_said(value: Value, verb: str, head: str) -> Slot | None:
     """Where a file goes in a request: what is uploaded comes from it ('Upload an attachment to the page P-1042
     from the file ...'), a comment is made on it; None for other values and actions."""
     if value.noun != "file":
         return None
     if verb.split()[-1:] and verb.split()[-1] in WORDS.from_file:
-        return f"from the file {spoken_form(value)}"
+        return Slot(value.role, "from", Noun("the", (), "file", spoken_form(value)))
     if head.lower().split()[-1:] == ["comment"]:
-        return f"on the file {spoken_form(value)}"
+        return Slot(value.role, "on", Noun("the", (), "file", spoken_form(value)))
     return None

@@ -44,6 +44,26 @@ Item = str | Noun
 
 
 @dataclass(frozen=True)
+class Slot:
+    """A value said after the object: the value's role, the word that joins it to the request ("for", "in",
+    "saying", "sorted by", ":") and what it says, a `Noun` when it names a thing ("the issue PROJ-123")."""
+
+    role: str
+    preposition: str
+    said: Noun | str
+
+    def __str__(self) -> str:
+        return f"{self.preposition} {self.said}"
+
+    def names(self, preposition: str) -> bool:
+        """Whether the slot names a thing after `preposition`: "for the issue PROJ-123"."""
+        return self.preposition == preposition and isinstance(self.said, Noun)
+
+    def joined_by(self, preposition: str) -> Slot:
+        return replace(self, preposition=preposition)
+
+
+@dataclass(frozen=True)
 class Phrase:
     """An object's words, the things a value was placed at typed as `Noun`s."""
 

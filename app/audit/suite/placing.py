@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import mention_of, spoken_form, unnamed_value, with_name
-from app.audit.suite.noun_phrase import Found, Noun, Phrase, find, heads
+from app.audit.suite.noun_phrase import Found, Noun, Phrase, Slot, find, heads
 from app.audit.suite.phrase_parts import DETERMINER, after_noun, ends_with, is_thing
 from app.audit.suite.placed_words import described, makes, without_alternative, without_alternative_before
 from app.audit.suite.values import Value
@@ -122,24 +122,20 @@ def _two_named(phrase: Phrase, values: list[Value]) -> tuple[Phrase, list[Value]
     return phrase, []
 
 
-def _joined(mentions: list[str]) -> list[str]:
+def _joined(slots: list[Slot]) -> list[Slot]:
     """Two values of one kind said together: 'for the issues PROJ-123 and PROJ-456', not 'for the issue ... for the
     issue ...'."""
-    out: list[str] = []
-    for mention in mentions:
-        this, last = _for_ref(mention), _for_ref(out[-1]) if out else None
-        if this and last and this[0] == last[0]:
-            out[-1] = f"for the {plural(this[0])} {last[1]} and {this[1]}"
+    out: list[Slot] = []
+    for slot in slots:
+        last = out[-1] if out else None
+        if last is not None and isinstance(slot.said, Noun) and isinstance(last.said, Noun) and (
+            slot.names("for") and last.names("for") and slot.said.head.split()[-1] == last.said.head.split()[-1]
+        ):
+            things = Noun("the", (), plural(slot.said.head.split()[-1]), f"{last.said.value} and {slot.said.value}")
+            out[-1] = Slot(slot.role, "for", things)
         else:
-            out.append(mention)
+            out.append(slot)
     return out
-
-
-def _for_ref(mention: str) -> tuple[str, str] | None:
-    """'for the issue PROJ-123', 'for the first ticket WEB-142': a ref said after the object, as (the last word of
-    its noun, its value)."""
-    words = mention.split()
-    return (words[-2], words[-1]) if len(words) >= 4 and words[:2] == ["for", "the"] else None
 
 
 def _names_other(phrase: Phrase, found: Found, value: Value, values: list[Value]) -> bool:
@@ -153,12 +149,13 @@ def _names_other(phrase: Phrase, found: Found, value: Value, values: list[Value]
     )
 
 
-def _repeats(mention: str, tail: list[str], obj: str) -> bool:
+def _repeats(slot: Slot, tail: list[Slot], obj: str) -> bool:
     """A second 'saying ...' or 'with ...', or a setting the object already names ('the status' + 'with status')."""
-    kind, *said = mention.split()
-    if kind in ("saying", "with") and any(t.split()[0] == kind for t in tail):
+    kind = slot.preposition
+    if kind in ("saying", "with") and any(t.preposition == kind for t in tail):
         return True
-    setting = said[1] if said[0] == "the" and len(said) > 1 else said[0]  # 'with the comment "..."': comment
+    said = slot.said.head if isinstance(slot.said, Noun) else str(slot.said)
+    setting = said.split()[0]  # 'with the comment "..."': comment
     # A second "with" reads as a list of settings: "the directory with sizes with sort by name".
     return kind == "with" and (f" {setting}" in f" {obj.lower()}" or " with " in f" {obj} ")
 
@@ -168,7 +165,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
     `verb` is the request's verb: a thing moved or copied goes "to" its target ('Move the page P-1042 to ENG')."""
     obj, placed = placed_values(obj, values, one=one, later=True)
     obj, placed = quoted_at_head(obj, head, values, placed)
-    tail: list[str] = []
+    tail: list[Slot] = []
     places: set[int] = set()
     adds = bool(verb) and verb.split()[-1].lower() in WORDS.adding
     takes = bool(verb) and verb.split()[-1].lower() in WORDS.taking
@@ -183,36 +180,37 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             at = obj.lower().index(head.lower())
             before = re.sub(rf"{DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
             obj = f"{before}the {obj[at : at + len(head)]} {spoken_form(value)}{obj[at + len(head) :]}"
-        elif (mention := mention_of(value, verb, head)) is not None and not _repeats(mention, tail, obj):
-            if adds and value.role == "ref" and mention.startswith("for the ") and not says("to", obj, tail):
-                mention = f"to {mention.removeprefix('for ')}"  # what is added goes to a thing: "to the issue #142"
-            elif takes and value.role == "ref" and mention.startswith("for the ") and not says("from", obj, tail):
-                mention = f"from {mention.removeprefix('for ')}"  # and what is removed comes from one
+        elif (slot := mention_of(value, verb, head)) is not None and not _repeats(slot, tail, obj):
+            if adds and slot.names("for") and not says("to", obj, tail):
+                slot = slot.joined_by("to")  # what is added goes to a thing: "to the issue #142"
+            elif takes and slot.names("for") and not says("from", obj, tail):
+                slot = slot.joined_by("from")  # and what is removed comes from one
             elif value.role == "query" and says("for", obj, tail) and not says("matching", obj, tail):
-                mention = f"matching {mention.removeprefix('for ')}"  # 'Search for issues matching "..."', one "for"
+                slot = slot.joined_by("matching")  # 'Search for issues matching "..."', one "for"
             elif not one and value.role == "ref" and singular(head) != head and ends_with(head, value.noun):
-                mention = f"up to the {value.noun} {spoken_form(value)}"  # a listing of commits given one: its history
-            if value.role == "scope" and mention.startswith("in ") and value.noun and places:
+                # a listing of commits given one: its history
+                slot = Slot(value.role, "up to", Noun("the", (), value.noun, spoken_form(value)))
+            if value.role == "scope" and slot.preposition == "in" and value.noun and places:
                 # A second place says what it is: 'in payments in the cluster prod-eu', not '... in prod-eu'.
-                mention = f"in the {value.noun} {spoken_form(value)}"
-            tail.append(mention)
+                slot = Slot(value.role, "in", Noun("the", (), value.noun, spoken_form(value)))
+            tail.append(slot)
             if value.role == "scope":
                 places.add(len(tail) - 1)
     moved = verb.split()[-1].lower() in WORDS.moving if verb else False
     said = _joined(paired(tail, places, moved=moved and " to " not in f" {obj} "))[:2]
     # Two things the request is for are said once: "for the service desk 4 and the request type 23".
-    for i, mention in enumerate(said):
-        earlier = " for the " in f" {obj} " or any(m.startswith("for the ") for m in said[:i])
-        if earlier and mention.startswith("for the ") and " and " not in f" {obj} {' '.join(said[:i])} ":
-            said[i] = f"and {mention.removeprefix('for ')}"
+    for i, slot in enumerate(said):
+        earlier = " for the " in f" {obj} " or any(s.names("for") for s in said[:i])
+        if earlier and slot.names("for") and " and " not in f" {obj} {' '.join(map(str, said[:i]))} ":
+            said[i] = slot.joined_by("and")
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
-    said.sort(key=lambda mention: mention.startswith(":"))
-    return "".join([obj, *(m if m.startswith(":") else f" {m}" for m in said)])
+    said.sort(key=lambda slot: slot.preposition == ":")
+    return "".join([obj, *(str(s) if s.preposition == ":" else f" {s}" for s in said)])
 
 
-def says(preposition: str, obj: str, tail: Sequence[str] = ()) -> bool:
+def says(preposition: str, obj: str, tail: Sequence[Slot] = ()) -> bool:
     """Whether the request already says where a thing goes ("to ENG") or comes from ("from the issue #142")."""
-    return f" {preposition} " in f" {obj} " or any(t.startswith(f"{preposition} ") for t in tail)
+    return f" {preposition} " in f" {obj} " or any(t.preposition == preposition for t in tail)
 
 
 def quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value]) -> tuple[str, list[Value]]:
@@ -231,15 +229,16 @@ def quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value]
     return obj, placed
 
 
-def paired(tail: list[str], places: set[int], *, moved: bool = False) -> list[str]:
-    """Of the mentions at `places` (where values), 'from X' and 'to Y' said together, as one mention: 'from
+def paired(tail: list[Slot], places: set[int], *, moved: bool = False) -> list[Slot]:
+    """Of the slots at `places` (where values), 'from X' and 'to Y' said together, as one slot: 'from
     America/New_York to Asia/Tokyo'; alone, 'to DEV' could read as the action's own 'to', so it says 'in DEV',
     unless the action moves its thing (`moved`): 'Move the issue PROJ-123 to OTHERPROJ'."""
-    start = next((i for i in sorted(places) if tail[i].startswith("from ")), None)
-    end = next((i for i in sorted(places) if tail[i].startswith("to ")), None)
+    start = next((i for i in sorted(places) if tail[i].preposition == "from"), None)
+    end = next((i for i in sorted(places) if tail[i].preposition == "to"), None)
     if start is None or end is None:
         lone = start if start is not None else end
         if moved and lone is not None and lone == end:
             return tail
-        return [re.sub(r"^(?:from|to) ", "in ", t) if i == lone else t for i, t in enumerate(tail)]
-    return [f"{t} {tail[end]}" if i == start else t for i, t in enumerate(tail) if i != end]
+        return [t.joined_by("in") if i == lone else t for i, t in enumerate(tail)]
+    both = Slot(tail[start].role, "from", f"{tail[start].said} {tail[end]}")
+    return [both if i == start else t for i, t in enumerate(tail) if i != end]
