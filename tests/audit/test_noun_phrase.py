@@ -3,10 +3,14 @@ placing.place), on phrases written for these tests."""
 
 from __future__ import annotations
 
+from app.audit.suite.frames import frame_plan
 from app.audit.suite.mentions import mention_of
 from app.audit.suite.noun_phrase import Noun, Phrase, Slot, find, heads
 from app.audit.suite.placing import place, with_values
-from app.audit.suite.values import Value
+from app.audit.suite.reading import read_tool
+from app.audit.suite.values import Value, tool_values
+
+from .helpers import tool
 
 
 def _ref(noun: str, text: str, param: str = "id") -> Value:
@@ -80,7 +84,28 @@ def test_a_value_after_the_object_is_a_typed_slot() -> None:
 
 def test_slots_of_one_kind_are_said_together_and_a_lone_to_is_a_place() -> None:
     values = [_ref("locker", "L-17", "first_locker"), _ref("locker", "L-18", "second_locker")]
-    assert with_values("the swap", "swap", values) == "the swap for the lockers L-17 and L-18"
+    assert str(with_values("the swap", "swap", values)) == "the swap for the lockers L-17 and L-18"
     to = Value(param="to_gym", text="riverside", role="scope", noun="", source="examples")
-    assert with_values("the swap", "swap", [to]) == "the swap in riverside"
-    assert with_values("the locker", "locker", [to], verb="move") == "the locker to riverside"
+    assert str(with_values("the swap", "swap", [to])) == "the swap in riverside"
+    assert str(with_values("the locker", "locker", [to], verb="move")) == "the locker to riverside"
+
+
+def test_a_frame_object_is_headed_by_its_noun_phrase() -> None:
+    reserve = tool(
+        "hold_locker",
+        "Holds a gym locker for a member.",
+        locker_id={"type": "string", "description": "The locker to hold.", "examples": ["L-17"]},
+    )
+    plan = frame_plan(read_tool(reserve), tool_values(reserve))
+    assert plan.obj is not None
+    head = plan.obj.items[0]
+    assert isinstance(head, Noun)
+    assert (head.determiner, head.modifiers, head.head, head.value) == ("the", ("gym",), "locker", "L-17")
+
+
+def test_a_to_inside_quoted_text_does_not_split_the_object() -> None:
+    said = Slot("content", "saying", '"the class moved to Thursday"')
+    phrase = Phrase((Noun("the", (), "notice"), said, Slot("ref", "to", Noun("the", (), "member", "dana"))))
+    assert phrase.complement() == 2
+    assert Phrase.of("the ranges to access the lockers").complement() is None
+    assert Phrase.of("the locker L-17 assigned to dana").complement() is None

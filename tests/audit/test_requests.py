@@ -12,9 +12,10 @@ import pytest
 from app.audit.loader import load_definitions
 from app.audit.models import CaseFamily, Phrasing, Tool, ToolSet
 from app.audit.suite.build import build_suite
+from app.audit.suite.noun_phrase import Noun, Phrase
 from app.audit.suite.phrase_parts import is_thing
 from app.audit.suite.reading import read_tool
-from app.audit.suite.realiser import FramePlan, NounPhrase, fill, finish
+from app.audit.suite.realiser import FramePlan, fill, finish
 from app.audit.suite.tool_requests import phrasings
 from app.audit.suite.values import tool_values
 from app.audit.suite.word_forms import base_verb
@@ -455,6 +456,12 @@ def test_which_operation_to_run_is_not_said_as_a_setting() -> None:
     assert any("Create an open config" in t for t in texts), texts
 
 
+def _object(determiner: str, words: str) -> Phrase:
+    """An object headed by its noun phrase: `words` after `determiner`."""
+    *modifiers, head = words.split()
+    return Phrase((Noun(determiner, tuple(modifiers), head),))
+
+
 def _plan(**parts: Any) -> FramePlan:
     parts_of_a_plan = ("obj", "subj", "rest", "thing", "objs", "query", "content", "target", "done")
     empty: dict[str, Any] = dict.fromkeys(parts_of_a_plan)
@@ -470,12 +477,12 @@ def test_a_frame_article_is_decided_by_the_slot_it_comes_before() -> None:
 
 
 def test_agreement_is_decided_from_the_plan() -> None:
-    one = _plan(obj=NounPhrase("the", "ticket T-1042"), thing="ticket", objs="tickets", query="*.log")
-    many = _plan(obj=NounPhrase("the", "tickets"), thing="ticket", objs="tickets", many=True, query="refund")
+    one = _plan(obj=_object("the", "ticket T-1042"), thing="ticket", objs="tickets", query="*.log")
+    many = _plan(obj=_object("the", "tickets"), thing="ticket", objs="tickets", many=True, query="refund")
     assert fill("{obj} {be} out of date.", one) == "the ticket T-1042 is out of date."
     assert fill("{obj} {needs} to run again.", many) == "the tickets need to run again."
     assert fill('{Are} there any {objs} {about} "{query}"?', one) == 'Are there any tickets matching "*.log"?'
-    code = _plan(obj=NounPhrase("the", "code"), thing="code", objs="code", mass=True, query="retry")
+    code = _plan(obj=_object("the", "code"), thing="code", objs="code", mass=True, query="retry")
     assert fill('{Are} there any {objs} {about} "{query}"?', code) == 'Is there any code about "retry"?'
 
 
@@ -1044,9 +1051,9 @@ def test_a_search_text_after_a_search_for_is_matched_not_for() -> None:
 
 def test_a_search_is_about_what_holds_text_and_matches_the_rest() -> None:
     frame = 'Are there any {objs} {about_any} "{query}"?'
-    people = _plan(obj=NounPhrase("the", "members"), thing="member", objs="members", many=True, query="dana")
+    people = _plan(obj=_object("the", "members"), thing="member", objs="members", many=True, query="dana")
     notes = _plan(
-        obj=NounPhrase("the", "notes"), thing="note", objs="notes", many=True, query="visa renewal", topic=True
+        obj=_object("the", "notes"), thing="note", objs="notes", many=True, query="visa renewal", topic=True
     )
     assert fill(frame, people) == 'Are there any members matching "dana"?'
     assert fill(frame, notes) == 'Are there any notes about "visa renewal"?'
@@ -1080,8 +1087,8 @@ def test_an_id_the_request_gives_and_a_shouted_second_action_are_not_said() -> N
 
 
 def test_the_plan_decides_the_determiner_of_the_object() -> None:
-    today = _plan(obj=NounPhrase("", "today's lunch menu"), thing="lunch menu", objs="lunch menus")
-    mine = _plan(obj=NounPhrase("my", "chat profile"), thing="chat profile", objs="chat profiles")
+    today = _plan(obj=_object("", "today's lunch menu"), thing="lunch menu", objs="lunch menus")
+    mine = _plan(obj=_object("my", "chat profile"), thing="chat profile", objs="chat profiles")
     assert fill("Can you pull up {obj}?", today) == "Can you pull up today's lunch menu?"
     assert fill("{obj} {be} out of date.", mine) == "my chat profile is out of date."
 
@@ -1155,7 +1162,7 @@ def test_a_thing_the_request_brings_into_being_is_a_thing_after_the_verb() -> No
     texts = phrasings_of(note)
     assert 'Could you add a note saying "ship it to Porto" to the order O-1042 for me?' in texts, texts
     assert 'The note saying "ship it to Porto" still needs to be added to the order O-1042.' in texts, texts
-    plan = _plan(obj=NounPhrase("the", "upload note"), thing="upload note", objs="upload notes", new=True)
+    plan = _plan(obj=_object("the", "upload note"), thing="upload note", objs="upload notes", new=True)
     assert fill("Could you add {obj}?", plan) == "Could you add an upload note?"
 
 
@@ -1178,7 +1185,7 @@ def test_a_message_sent_says_what_it_says_and_its_quote_ends_the_request() -> No
     texts = phrasings_of(send)
     assert any('a text message saying "Running late."' in t for t in texts), texts
     assert not any(t.endswith('."' + ".") for t in texts), texts
-    ends = _plan(obj=NounPhrase("the", 'note saying "Done."'), thing="note", objs="notes", verb="add")
+    ends = _plan(obj=_object("the", 'note saying "Done."'), thing="note", objs="notes", verb="add")
     assert fill("I need you to {verb} {obj}{where}.", ends) == 'I need you to add the note saying "Done."'
 
 

@@ -14,12 +14,12 @@ import yaml
 from app.audit.models import Phrasing
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import addressed, file_said, mention_of, spoken_form, unnamed_value, with_name
-from app.audit.suite.noun_phrase import Noun, Slot
+from app.audit.suite.noun_phrase import Item, Noun, Phrase, Slot
 from app.audit.suite.phrase_parts import Phrased, after_noun, ends_with, is_thing
 from app.audit.suite.placed_words import makes
-from app.audit.suite.placing import paired, placed_values, quoted_at_head, says
+from app.audit.suite.placing import paired, place, quote_at_head, says
 from app.audit.suite.reading import Reading
-from app.audit.suite.realiser import FramePlan, NounPhrase, fill
+from app.audit.suite.realiser import FramePlan, fill
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
     inflections,
@@ -49,7 +49,7 @@ def frame_data() -> dict[str, Any]:
 
 def framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]:
     frames = frame_data()[family]
-    plan = _plan(reading, values)
+    plan = frame_plan(reading, values)
     phrasing = Phrasing.TASK if family == "task" else Phrasing.INDIRECT
     out = []
     verb = reading.verb.split()[-1]
@@ -87,13 +87,15 @@ def lists(reading: Reading) -> bool:
     return reading.verb_class in WORDS.listing or bool(re.match(r"(?:an? |the )?list of ", reading.object.lower()))
 
 
-def _plan(reading: Reading, values: list[Value]) -> FramePlan:
+def frame_plan(reading: Reading, values: list[Value]) -> FramePlan:
+    """The typed plan a frame is filled from: the object as a phrase headed by its noun phrase (determiner,
+    modifiers, head, value), what it belongs to and the values said after it as slots, and the parts around it."""
     head = reading.head if is_thing(reading.head) else ""
     first = next((v for v in values if v.role == "ref" and v.noun), None)
     if first is not None and head.lower() == plural(first.noun) and not lists(reading):
         head = first.noun  # "switch branches" to one named branch: "switch to the branch release-2.1"
     # The head with what it belongs to ("the logs of a Kubernetes Pod"), values put where their nouns are.
-    phrase, placed = placed_values(f"the {head} {reading.owner}".strip(), values)
+    phrase, placed = place(Phrase.of(f"the {head} {reading.owner}".strip()), values)
     unplaced = [v for v in values if v not in placed]
     ref = next((v for v in unplaced if v.role == "ref"), None)
     scope = next((v for v in unplaced if v.role == "scope"), None)
@@ -104,60 +106,66 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
     )
     content = next((v for v in values if v.role == "content" and v.noun not in ("title", "subject")), None)
     target = next((v for v in values if v.noun in ("channel", "address", "user")), None)
-    obj, placed = quoted_at_head(phrase, head, values, placed) if head else (phrase, placed)
+    obj, placed = quote_at_head(phrase, head, values, placed) if head else (phrase, placed)
     # "the sub issue #1042": the head already has its own value; the other ref says what it belongs to.
-    valued = any(f"the {head} {spoken_form(v)}" in phrase for v in placed)
+    valued = any(f"the {head} {spoken_form(v)}" in str(phrase) for v in placed)
     if ref is not None and not ref.noun and ref.param.lower().endswith("name"):
         obj = with_name(ref, phrase, unnamed_value(head, ref, values), made=makes(reading.verb))
     elif ref is not None and not valued and ref.noun and singular(head) != head and lists(reading) and ends_with(
         head, ref.noun
     ):
-        obj = f"{phrase} up to the {ref.noun} {spoken_form(ref)}"  # a listing of commits given one: its history
+        # A listing of commits given one: its history.
+        obj = phrase.then(Slot(ref.role, "up to", Noun("the", (), ref.noun, spoken_form(ref))))
     elif ref is not None and not valued and ends_with(head, ref.noun):
-        obj = phrase.replace(f"the {head}", f"the {head} {spoken_form(ref)}", 1)
+        obj = _at_head(phrase, head, _headed(head, spoken_form(ref)))
     elif ref is not None and not valued and (kept := after_noun(head, ref.noun)):
         # "the pull request branch" of pull request 142: "the branch of the pull request #142" (an owner that
         # names the same thing, "gist content of a gist", goes: it is that one).
         if re.search(rf"\b{re.escape(ref.noun)}s?$", reading.owner, re.IGNORECASE):
-            phrase = f"the {head}"
-        obj = phrase.replace(f"the {head}", f"the {kept} of the {ref.noun} {spoken_form(ref)}", 1)
+            phrase = Phrase.of(f"the {head}")
+        owner = Noun("the", (), ref.noun, spoken_form(ref))
+        obj = _at_head(phrase, head, _headed(kept), "of", owner)
     elif ref is not None and "assignee" in split_identifier(ref.param):
-        obj = f"{phrase} assigned to {spoken_form(ref)}"
+        obj = phrase.then(Slot(ref.role, "assigned to", spoken_form(ref)))
     elif ref is not None and (said := file_said(ref, reading.verb, head)) is not None:
-        obj = f"{phrase} {said}"
+        obj = phrase.then(said)
     elif ref is not None and not re.fullmatch(r"[A-Z]-1042", ref.text) and not (valued and ref.noun == head.lower()):
         # What is added goes to the thing ("add the comment to issue #142"); what is read belongs to it.
-        joins = reading.verb.split()[-1] in WORDS.adding and not says("to", phrase)
+        joins = reading.verb.split()[-1] in WORDS.adding and not says("to", str(phrase))
         # Work is done on a branch, not of it: "the file config/settings.yaml on the branch main".
         on_branch = mention_of(ref, reading.verb, head) if ref.noun == "branch" else None
-        slot = on_branch or Slot(ref.role, "to" if joins else "of", Noun("the", (), ref.noun, spoken_form(ref)))
-        obj = f"{phrase} {slot}"
+        owner = Noun("the", (), ref.noun, spoken_form(ref))
+        obj = phrase.then(on_branch or Slot(ref.role, "to" if joins else "of", owner))
     text = next((v for v in values if v.role == "content" and v not in placed and _worded(v)), None)
     carries = reading.verb.split()[-1] in WORDS.adding | WORDS.telling
-    if head and text is not None and carries and f'"{text.text}"' not in obj:
+    if head and text is not None and carries and f'"{text.text}"' not in str(obj):
         # What is added says what it says: 'add the comment saying "..." to the issue PROJ-123', not a bare "the
         # comment" the request never gives.
         mention = mention_of(text, reading.verb, head)
         if mention is not None:
-            before, after = _split_complement(obj)
-            obj = f"{before} {mention}{after}"
+            at = obj.complement()
+            at = len(obj.items) if at is None else at
+            obj = Phrase((*obj.items[:at], mention, *obj.items[at:]))
     statement = next((v for v in values if v.role == "statement"), None)
     code = head.split()[-1].lower() in WORDS.code if head else False
-    if statement is not None and code and f"the {head}" in obj:
+    if statement is not None and code:
         # A query tool's request gives the query: 'Kick off the SQL query "SELECT ..."', not a bare 'the SQL query'.
-        obj = obj.replace(f"the {head}", f'the {head} "{statement.text}"', 1)
+        obj = _at_head(obj, head, _headed(head, f'"{statement.text}"'))
     # "in payments"; a pair reads "from America/New_York to Asia/Tokyo".
     scopes = [m for v in unplaced if v.role == "scope" and v is not target and (m := mention_of(v))]
     said_where = scope is not None and scope is not target and scopes
     where = f" {paired(scopes, set(range(len(scopes))))[0]}" if said_where else ""
-    subj, rest = _split_complement(obj) if head else (None, None)
     # The phrase was built with "the" before its head; which determiner it says is the plan's to decide.
-    opens = bool(head) and obj.startswith("the ")
-    determiner = _determiner(reading, head) if opens else ""
+    obj = _at_head(obj, head, _headed(head)) if head else obj
+    if obj.determiner == "the":
+        obj = obj.with_determiner(_determiner(reading, head))
+    split = obj.complement()
+    subj = Phrase(obj.items[:split]) if split is not None else obj
+    rest = f" {Phrase(obj.items[split:])}" if split is not None else ""
     return FramePlan(
-        obj=NounPhrase(determiner, obj.removeprefix("the ") if opens else obj) if head else None,
-        subj=NounPhrase(determiner, subj.removeprefix("the ") if opens else subj) if subj is not None else None,
-        rest=rest,
+        obj=obj if head else None,
+        subj=subj if head else None,
+        rest=rest if head else None,
         thing=singular(head) if head else None,
         objs=plural(head) if head else None,
         where=where,
@@ -172,7 +180,7 @@ def _plan(reading: Reading, values: list[Value]) -> FramePlan:
         new=bool(head)
         and reading.verb.split()[-1] in WORDS.bringing
         and singular(head) == head
-        and not any(f"{head} {spoken_form(v)}" in obj for v in values),
+        and not any(f"{head} {spoken_form(v)}" in str(obj) for v in values),
     )
 
 
@@ -189,17 +197,18 @@ def _determiner(reading: Reading, head: str) -> str:
     return "" if genitive else "the"
 
 
-_COMPLEMENT = re.compile(r"(?<!\bassigned)\s(?:to|into|onto)\s(?!\w+\s(?:the|a|an|your|my)\b)")
+def _headed(head: str, value: str = "") -> Noun:
+    """The object's own noun phrase: "the" and the head's words, the last its head ("the Jira | issue")."""
+    *modifiers, last = head.split()
+    return Noun("the", tuple(modifiers), last, value)
 
 
-def _split_complement(obj: str) -> tuple[str, str]:
-    """'the issue PROJ-123 to the user dana' -> ('the issue PROJ-123', ' to the user dana'): the part that goes
-    after the verb when the object comes first. An infinitive ('ranges to access the clusters') stays, and so does
-    a "to" inside quoted text ('saying "the demo moved to Thursday"')."""
-    match = next((m for m in _COMPLEMENT.finditer(obj) if obj[: m.start()].count('"') % 2 == 0), None)
-    if match is None:
-        return obj, ""
-    return obj[: match.start()], obj[match.start() :]
+def _at_head(phrase: Phrase, head: str, *items: Item) -> Phrase:
+    """`phrase` with "the" and its head, where it first says them as words, said as `items`."""
+    at = phrase.index(f"the {head}")
+    if at is None:
+        return phrase
+    return Phrase((*phrase.items[:at], *items, *phrase.items[at + 1 + len(head.split()) :]))
 
 
 def _worded(value: Value) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from app.audit.suite.lexicon import WORDS
-from app.audit.suite.noun_phrase import Noun, Slot
+from app.audit.suite.noun_phrase import Item, Noun, Phrase, Slot
 from app.audit.suite.phrase_parts import CAMEL, is_thing
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
@@ -23,22 +23,31 @@ def unnamed_value(head: str, value: Value, values: list[Value]) -> str:
     return "" if taken else head
 
 
-def with_name(value: Value, obj: str, head: str = "", *, made: bool = False) -> str:
+def with_name(value: Value, obj: Phrase, head: str = "", *, made: bool = False) -> Phrase:
     """The object with its name said: 'to invoices_archive' for a new name; 'named worker-2' after the word of
     the object that says what the name is of ('the KubeVirt VirtualMachine web-vm-1 lifecycle' when a noun
     follows that word); 'of the node worker-2' when the object does not say it ('the resource consumption of the
     node ...'). A named thing is "the" one ("Get the Kubernetes Pod named frontend"), unless the request `made` it
     ("Create a label named needs-triage")."""
     if _names_new(value):
-        return f"{obj} to {value.text}"
-    obj = re.sub(r" by (?:its )?name\b", "", obj)
+        return obj.then(Slot(value.role, "to", value.text))
+    obj = _without_by_name(obj)
     # A bare "name" ("Label name.") names the object the request acts on: "the label named needs-triage from ...".
     thing = value.named.split()[-1] if value.named else head.split()[-1] if head and value.param == "name" else ""
-    joined = obj.lower().replace(" ", "")
+    joined = str(obj).lower().replace(" ", "")
     if not value.named or not is_thing(thing) or any(singular(w.lower()) in joined for w in value.named.split()):
         return _after_named_word(obj, thing, _said_name(value.text), made=made)
     said = value.named if any(c.isupper() for c in value.named[1:]) else value.named.lower()
-    return f"{obj} of the {said} {_said_name(value.text)}"
+    return obj.then("of", Noun("the", (), said, _said_name(value.text)))
+
+
+def _without_by_name(obj: Phrase) -> Phrase:
+    """The object without "by name" or "by its name": the name is given."""
+    for said in ("by its name", "by name"):
+        at = obj.index(said)
+        if at is not None:
+            return Phrase((*obj.items[:at], *obj.items[at + len(said.split()) :]))
+    return obj
 
 
 def _said_name(text: str) -> str:
@@ -48,47 +57,53 @@ def _said_name(text: str) -> str:
     return f'"{text}"' if len(words) > 1 and any(w[:1].islower() for w in words[1:]) else text
 
 
-def _after_named_word(obj: str, thing: str, name: str, *, made: bool = False) -> str:
-    words = obj.split()
-    bare = [re.sub(r"'s$", "", w.strip(",.")) for w in words]
+def _after_named_word(obj: Phrase, thing: str, name: str, *, made: bool = False) -> Phrase:
+    items = list(obj.items)
+    bare = [re.sub(r"'s$", "", item.strip(",.")) if isinstance(item, str) else "" for item in items]
     at = next(
-        (i for i in range(len(words) - 1, -1, -1) if thing and singular(bare[i].lower()) == singular(thing.lower())),
+        (i for i in range(len(items) - 1, -1, -1) if thing and singular(bare[i].lower()) == singular(thing.lower())),
         None,
     )
+    if at is None:
+        return obj.then("named", name)
+    word = str(items[at])
     # The verb's own object, when the verb makes it or sets it going, is "a" new one ("Run a Pod named frontend",
     # "Take a screenshot named pricing-page"); a named thing after a preposition is "the" one.
-    direct = at is not None and not any(w.lower() in WORDS.prepositions for w in words[:at])
-    if at is not None and not (made and direct):
-        words = _definite_before(words, at)
-        obj = " ".join(words)
-    if at is None or at == len(words) - 1:
-        return f"{obj} named {name}"
-    following = words[at + 1].lower()
+    direct = not any(str(w).lower() in WORDS.prepositions for w in items[:at])
+    start, determiner = _determiner_before(items, at)
+    if determiner.lower() in ("a", "an") and not (made and direct):
+        determiner = "The" if determiner[0] == "A" and start == 0 else "the"
+    modifiers = tuple(str(w) for w in items[start + bool(determiner) : at])
+    following = str(items[at + 1]).lower() if at + 1 < len(items) else ""
     joins = following in WORDS.phrase_prepositions | {"and", "or"}
-    if words[at].endswith("'s"):
-        words[at] = f"{bare[at]} {name}'s"
-    elif singular(bare[at]) != bare[at] and not joins:
+    if at == len(items) - 1 or joins:
+        said = Noun(determiner, modifiers, word, f"named {name}")
+    elif word.endswith("'s"):
+        said = Noun(determiner, modifiers, bare[at], f"{name}'s")
+    elif singular(bare[at]) != bare[at]:
         # 'the nodes stats summary': one name does not go inside a plural modifier.
-        return f"{obj} of the {singular(bare[at])} {name}"
-    elif joins:
-        words[at] = f"{words[at]} named {name}"
+        return Phrase((*items[:start], Noun(determiner, modifiers, word), *items[at + 1 :])).then(
+            "of", Noun("the", (), singular(bare[at]), name)
+        )
     else:
         # A noun follows ('VirtualMachine lifecycle'): the name goes between, as in 'the web-vm-1 lifecycle'.
-        words[at] = f"{words[at]} {name}"
-    return " ".join(words)
+        said = Noun(determiner, modifiers, word, name)
+    return Phrase((*items[:start], said, *items[at + 1 :]))
 
 
-def _definite_before(words: list[str], at: int) -> list[str]:
-    """The phrase of the word at `at` says "the" once a name is given to it: "a Kubernetes Pod named frontend" is
-    the one named frontend ("the Kubernetes Pod named frontend"). Only its own determiner, found before its
-    modifiers and not past a preposition."""
+def _determiner_before(items: list[Item], at: int) -> tuple[int, str]:
+    """Where the phrase of the word at `at` starts, and its determiner ("a", "the", or "" when it has none): found
+    before its modifiers and not past a preposition or a thing a value was placed at."""
     for i in range(at - 1, -1, -1):
-        lowered = words[i].lower()
-        if lowered in ("a", "an"):
-            return [*words[:i], "The" if words[i][0] == "A" and i == 0 else "the", *words[i + 1 :]]
-        if lowered in WORDS.prepositions or lowered in WORDS.determiners or not words[i][:1].isalnum():
-            break
-    return words
+        word = items[i]
+        if not isinstance(word, str):
+            return i + 1, ""
+        lowered = word.lower()
+        if lowered in ("a", "an", "the"):
+            return i, word
+        if lowered in WORDS.prepositions or lowered in WORDS.determiners or not word[:1].isalnum():
+            return i + 1, ""
+    return 0, ""
 
 
 def _names_new(value: Value) -> bool:

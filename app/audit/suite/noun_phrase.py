@@ -40,9 +40,6 @@ class Noun:
         return " ".join(part for part in (self.determiner, *self.modifiers, self.head, self.value) if part)
 
 
-Item = str | Noun
-
-
 @dataclass(frozen=True)
 class Slot:
     """A value said after the object: the value's role, the word that joins it to the request ("for", "in",
@@ -63,9 +60,17 @@ class Slot:
         return replace(self, preposition=preposition)
 
 
+Item = str | Noun | Slot
+# The words that put what follows after the verb when the object comes first: "The issue PROJ-123 still needs to be
+# assigned | to dana".
+_COMPLEMENTS = frozenset({"to", "into", "onto"})
+_OPEN_AFTER = frozenset({"the", "a", "an", "your", "my"})
+
+
 @dataclass(frozen=True)
 class Phrase:
-    """An object's words, the things a value was placed at typed as `Noun`s."""
+    """An object's words, the things a value was placed at typed as `Noun`s, the values said after it as `Slot`s.
+    A phrase whose first item is a `Noun` is headed by it: its determiner is the phrase's ("the ticket T-1042")."""
 
     items: tuple[Item, ...]
 
@@ -74,7 +79,9 @@ class Phrase:
         return cls(tuple(text.split()))
 
     def __str__(self) -> str:
-        return " ".join(str(item) for item in self.items)
+        # A quoted command or statement follows its object with a colon: 'in payments: "ls -la /app"'.
+        said = [f"{'' if isinstance(item, Slot) and item.preposition == ':' else ' '}{item}" for item in self.items]
+        return "".join(said).strip()
 
     def words(self, start: int, end: int) -> str:
         return " ".join(str(item) for item in self.items[start:end])
@@ -85,6 +92,64 @@ class Phrase:
 
     def nouns(self) -> list[Noun]:
         return [item for item in self.items if isinstance(item, Noun)]
+
+    def then(self, *items: Item) -> Phrase:
+        """The phrase with `items` after it."""
+        return Phrase((*self.items, *items))
+
+    def index(self, words: str) -> int | None:
+        """Where the phrase says `words` as plain words, first."""
+        wanted = tuple(words.split())
+        span = len(wanted)
+        return next((i for i in range(len(self.items) - span + 1) if self.items[i : i + span] == wanted), None)
+
+    def locate(self, words: str) -> tuple[int, bool] | None:
+        """Where the phrase first says `words` (any case): as plain words from an index (False), or inside the
+        modifiers and head of the `Noun` at an index (True)."""
+        wanted = words.lower().split()
+        span = len(wanted)
+        for i, item in enumerate(self.items):
+            if isinstance(item, Noun):
+                said = [w.lower() for w in (*item.modifiers, *item.head.split())]
+                if any(said[j : j + span] == wanted for j in range(len(said) - span + 1)):
+                    return i, True
+            elif [str(w).lower() for w in self.items[i : i + span]] == wanted and all(
+                isinstance(w, str) for w in self.items[i : i + span]
+            ):
+                return i, False
+        return None
+
+    @property
+    def determiner(self) -> str:
+        first = self.items[0] if self.items else None
+        return first.determiner if isinstance(first, Noun) else ""
+
+    def with_determiner(self, determiner: str) -> Phrase:
+        first = self.items[0] if self.items else None
+        if not isinstance(first, Noun):
+            return self
+        return Phrase((replace(first, determiner=determiner), *self.items[1:]))
+
+    def complement(self) -> int | None:
+        """Where the part that goes after the verb starts when the object comes first: "the issue PROJ-123 | to the
+        user dana". Not an infinitive ("ranges to access the clusters"), not "assigned to"."""
+        for i in range(1, len(self.items)):
+            item, before = self.items[i], self.items[i - 1]
+            if isinstance(item, Slot) and item.preposition in _COMPLEMENTS:
+                return i
+            if not isinstance(item, str) or item not in _COMPLEMENTS or before == "assigned":
+                continue
+            following = self.items[i + 1 : i + 3]
+            infinitive = len(following) == 2 and isinstance(following[0], str) and _WORD.fullmatch(following[0])
+            if not (infinitive and _opens(following[1])):
+                return i
+        return None
+
+
+def _opens(item: Item) -> bool:
+    """Whether the item opens with a determiner ("the", "my", ...)."""
+    first = str(item).split()[:1]
+    return bool(first) and first[0] in _OPEN_AFTER
 
 
 @dataclass(frozen=True)
@@ -183,8 +248,3 @@ def _opening(
 def _modifier(item: Item) -> bool:
     """A word that can stand before a noun inside its phrase: not a preposition or article, not a value."""
     return isinstance(item, str) and bool(_WORD.fullmatch(item)) and not _NOT_MODIFIER.match(item)
-
-
-def plain(noun: Noun) -> Noun:
-    """`noun` with no determiner (said inside a genitive or after another word)."""
-    return replace(noun, determiner="")

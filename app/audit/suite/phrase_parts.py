@@ -1,5 +1,5 @@
 """What the request wording modules share: a worded request (`Phrased`), whether a head names a thing
-(`is_thing`), and the patterns of a noun phrase."""
+(`is_thing`), and the words after a noun that do not make it a modifier (`NOT_NOUNS`)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,6 @@ from app.audit.suite.word_forms import (
     singular,
 )
 
-# Up to two words that open a noun phrase before its head: an article, a possessive, "specific", "another".
-DETERMINER = rf"(?:(?:{'|'.join(sorted(WORDS.phrase_openers))})\s+){{0,2}}"
-# A word that can stand before a noun inside its phrase: not a preposition, not a value already placed.
-MODIFIER = rf"(?!(?:{'|'.join(sorted(WORDS.not_before_head))})\b)(?![#/'’])"
 # Words after a noun that do not make it a modifier of the next: 'the user is a member of' names the user.
 NOT_NOUNS = WORDS.phrase_prepositions | WORDS.copulas | {"and", "or", "has", "have"}
 SLOT = re.compile(r"\{(\w+)\}")

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 
 from app.audit.suite.articles import indefinite_article
 from app.audit.suite.lexicon import WORDS
+from app.audit.suite.noun_phrase import Noun, Phrase
 from app.audit.suite.phrase_parts import NOT_NOUNS, is_thing
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import class_of, lemmas, singular
@@ -45,7 +47,7 @@ def without_alternative_before(before: str) -> str:
     return before[: match.start()]
 
 
-def described(obj: str, head: str, value: Value, verb: str) -> str | None:
+def described(obj: Phrase, head: str, value: Value, verb: str) -> Phrase | None:
     """A state said as a person says it, before the thing it describes: "open pull requests", "a private project",
     not "... with state open" (lexicon.yml `said_before_head`: the settings whose values describe the thing; only a
     value that is an adjective or a participle). Not for an update, where the value is what the thing becomes, nor
@@ -60,15 +62,25 @@ def described(obj: str, head: str, value: Value, verb: str) -> str | None:
     known = lemmas(word.lower())
     if "ADJ" not in known and not (word.endswith("ed") and "VERB" in known):
         return None
-    at = obj.lower().find(head.lower())
-    if at < 0:
+    found = obj.locate(head)
+    if found is None:
         return None
-    before = obj[:at]
-    if re.search(r"(?:^|\s)an? $", before, re.IGNORECASE):
+    at, inside = found
+    items = list(obj.items)
+    noun = items[at]
+    if inside and isinstance(noun, Noun):
+        # The state goes right before the thing's words inside its phrase: "a new private GitLab project named ...".
+        said = [w.lower() for w in (*noun.modifiers, *noun.head.split())]
+        wanted = head.lower().split()
+        j = next(j for j in range(len(said)) if said[j : j + len(wanted)] == wanted)
+        modifiers = (*noun.modifiers[:j], word.lower(), *noun.modifiers[j:])
+        return Phrase((*items[:at], replace(noun, modifiers=modifiers), *items[at + 1 :]))
+    before = items[at - 1] if at else None
+    if isinstance(before, str) and before.lower() in ("a", "an"):
         # The article goes with the word now after it: "a config" -> "an open config".
         article = indefinite_article(word.lower())
-        before = re.sub(r"(?i)(an?) $", lambda m: (article.capitalize() if m[1][0] == "A" else article) + " ", before)
-    return f"{before}{word.lower()} {obj[at:]}"
+        items[at - 1] = article.capitalize() if before[0] == "A" else article
+    return Phrase((*items[:at], word.lower(), *items[at:]))
 
 
 def makes(verb: str) -> bool:

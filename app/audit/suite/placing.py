@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import mention_of, spoken_form, unnamed_value, with_name
 from app.audit.suite.noun_phrase import Found, Noun, Phrase, Slot, find, heads
-from app.audit.suite.phrase_parts import DETERMINER, after_noun, ends_with, is_thing
+from app.audit.suite.phrase_parts import after_noun, ends_with, is_thing
 from app.audit.suite.placed_words import described, makes, without_alternative, without_alternative_before
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
@@ -51,18 +51,12 @@ def names_a_thing(words: list[str], i: int) -> bool:
     )
 
 
-def placed_values(obj: str, values: list[Value], *, one: bool = False, later: bool = False) -> tuple[str, list[Value]]:
-    """Each value put where the phrase names its thing: 'in a GitHub repository' -> 'in the GitHub repository
-    acme/webshop'; returns the phrase and the values placed. With `one` (an action on one thing, not a listing),
-    a plural object is the one thing the value names: 'Check out the branches' -> 'Check out the branch main'.
-    With `later` (a description's own phrase), a mention that modifies the next noun is passed over for a later
-    one: "issue field values for an issue" -> "... for the issue #142"."""
-    phrase, done = place(Phrase.of(obj), values, one=one, later=later)
-    return str(phrase), done
-
-
 def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool = False) -> tuple[Phrase, list[Value]]:
-    """`placed_values` over a phrase: each value placed becomes the `Noun` of its thing."""
+    """Each value put where the phrase names its thing, as the `Noun` of that thing: 'in a GitHub repository' ->
+    'in the GitHub repository acme/webshop'; returns the phrase and the values placed. With `one` (an action on one
+    thing, not a listing), a plural object is the one thing the value names: 'Check out the branches' -> 'Check out
+    the branch main'. With `later` (a description's own phrase), a mention that modifies the next noun is passed
+    over for a later one: "issue field values for an issue" -> "... for the issue #142"."""
     phrase, done = _two_named(phrase, values)
     for value in values:
         if value in done:
@@ -160,11 +154,11 @@ def _repeats(slot: Slot, tail: list[Slot], obj: str) -> bool:
     return kind == "with" and (f" {setting}" in f" {obj.lower()}" or " with " in f" {obj} ")
 
 
-def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, verb: str = "") -> str:
+def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, verb: str = "") -> Phrase:
     """Put each value where the object names its thing, else after it: 'in a repository' -> 'in acme/webshop'.
     `verb` is the request's verb: a thing moved or copied goes "to" its target ('Move the page P-1042 to ENG')."""
-    obj, placed = placed_values(obj, values, one=one, later=True)
-    obj, placed = quoted_at_head(obj, head, values, placed)
+    phrase, placed = place(Phrase.of(obj), values, one=one, later=True)
+    phrase, placed = quote_at_head(phrase, head, values, placed)
     tail: list[Slot] = []
     places: set[int] = set()
     adds = bool(verb) and verb.split()[-1].lower() in WORDS.adding
@@ -173,19 +167,18 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
         if value in placed:
             continue
         if value.role == "ref" and not value.noun and value.param.lower().endswith("name"):
-            obj = with_name(value, obj, unnamed_value(head, value, values), made=makes(verb))
-        elif (stated := described(obj, head, value, verb)) is not None:
-            obj = stated
-        elif value.role == "ref" and not value.noun and head and head.lower() in obj.lower():
-            at = obj.lower().index(head.lower())
-            before = re.sub(rf"{DETERMINER}$", "", obj[:at], flags=re.IGNORECASE)
-            obj = f"{before}the {obj[at : at + len(head)]} {spoken_form(value)}{obj[at + len(head) :]}"
-        elif (slot := mention_of(value, verb, head)) is not None and not _repeats(slot, tail, obj):
-            if adds and slot.names("for") and not says("to", obj, tail):
+            phrase = with_name(value, phrase, unnamed_value(head, value, values), made=makes(verb))
+        elif (stated := described(phrase, head, value, verb)) is not None:
+            phrase = stated
+        elif value.role == "ref" and not value.noun and head and (found := phrase.locate(head)) and not found[1]:
+            phrase = _valued_head(phrase, found[0], head, spoken_form(value))
+        elif (slot := mention_of(value, verb, head)) is not None and not _repeats(slot, tail, str(phrase)):
+            written = str(phrase)
+            if adds and slot.names("for") and not says("to", written, tail):
                 slot = slot.joined_by("to")  # what is added goes to a thing: "to the issue #142"
-            elif takes and slot.names("for") and not says("from", obj, tail):
+            elif takes and slot.names("for") and not says("from", written, tail):
                 slot = slot.joined_by("from")  # and what is removed comes from one
-            elif value.role == "query" and says("for", obj, tail) and not says("matching", obj, tail):
+            elif value.role == "query" and says("for", written, tail) and not says("matching", written, tail):
                 slot = slot.joined_by("matching")  # 'Search for issues matching "..."', one "for"
             elif not one and value.role == "ref" and singular(head) != head and ends_with(head, value.noun):
                 # a listing of commits given one: its history
@@ -196,6 +189,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             tail.append(slot)
             if value.role == "scope":
                 places.add(len(tail) - 1)
+    obj = str(phrase)
     moved = verb.split()[-1].lower() in WORDS.moving if verb else False
     said = _joined(paired(tail, places, moved=moved and " to " not in f" {obj} "))[:2]
     # Two things the request is for are said once: "for the service desk 4 and the request type 23".
@@ -205,7 +199,17 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             said[i] = slot.joined_by("and")
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda slot: slot.preposition == ":")
-    return "".join([obj, *(str(s) if s.preposition == ":" else f" {s}" for s in said)])
+    return phrase.then(*said)
+
+
+def _valued_head(phrase: Phrase, at: int, head: str, value: str) -> Phrase:
+    """The head at `at`, with the determiners before it, said as "the" head and its value: 'a ticket' and T-1042
+    -> 'the ticket T-1042'."""
+    start = at
+    while start > max(0, at - 2) and str(phrase.items[start - 1]).lower() in WORDS.phrase_openers:
+        start -= 1
+    *modifiers, last = (str(w) for w in phrase.items[at : at + len(head.split())])
+    return phrase.replaced(start, at + len(head.split()), Noun("the", tuple(modifiers), last, value))
 
 
 def says(preposition: str, obj: str, tail: Sequence[Slot] = ()) -> bool:
@@ -213,20 +217,19 @@ def says(preposition: str, obj: str, tail: Sequence[Slot] = ()) -> bool:
     return f" {preposition} " in f" {obj} " or any(t.preposition == preposition for t in tail)
 
 
-def quoted_at_head(obj: str, head: str, values: list[Value], placed: list[Value]) -> tuple[str, list[Value]]:
+def quote_at_head(phrase: Phrase, head: str, values: list[Value], placed: list[Value]) -> tuple[Phrase, list[Value]]:
     """Text that is the object itself goes after it: 'Type the text "hello" into the element', 'Wait for the text
     "Saved" to appear', not '... saying "hello"'."""
     said = next((v for v in values if v.role == "content" and v.noun and v.noun == head.lower()), None)
     # "the title of the issue" with a new title: the value is what it becomes, not which title it is.
     if said is None or said in placed:
-        return obj, placed
-    phrase = Phrase.of(obj)
+        return phrase, placed
     for at in find(phrase, head, max_modifiers=0, openers=_ARTICLES):
-        following = phrase.items[at.noun_end : at.noun_end + 1]
-        if following != ("of",):
-            quoted = Noun("the", (), head, f'"{said.text}"')
-            return str(phrase.replaced(at.start, at.noun_end, quoted)), [*placed, said]
-    return obj, placed
+        if phrase.items[at.noun_end : at.noun_end + 1] != ("of",):
+            *modifiers, last = head.split()
+            quoted = Noun("the", tuple(modifiers), last, f'"{said.text}"')
+            return phrase.replaced(at.start, at.noun_end, quoted), [*placed, said]
+    return phrase, placed
 
 
 def paired(tail: list[Slot], places: set[int], *, moved: bool = False) -> list[Slot]:

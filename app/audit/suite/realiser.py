@@ -1,13 +1,14 @@
 """Wording a request once: a frame filled from a typed plan, then finished as a sentence.
 
-A `FramePlan` is what a task or indirect frame (frames.yml) is filled with: the object as said with its values,
-the phrases around it, and what agreement needs to know of it (its number, whether its noun is counted). `fill`
-words a frame from a plan once: the verb after the object agrees with it ("is"/"are", "needs"/"need", "Is"/"Are
-there any"), a frame's "a" before a slot is "a" or "an" as the slot's first word is spoken, a search text is
-"about" only what holds text ("issues about ..."; a pattern or a name is "matching"). `finish` makes any drafted
-request a sentence: one space between words, a capital, an end mark; a draft that would not read as one (an
-unfilled slot, a repeated word, too short or long) is dropped, never shown. Nothing here rewrites the words a
-builder chose.
+A `FramePlan` is what a task or indirect frame (frames.yml) is filled with: the object as a `Phrase`
+(noun_phrase.py) headed by its noun phrase (determiner, modifiers, head, value) with what it belongs to and the
+values said after it as typed slots, the phrases around it, and what agreement needs to know of it (its number,
+whether its noun is counted). `fill` words a frame from a plan once: the verb after the object agrees with it
+("is"/"are", "needs"/"need", "Is"/"Are there any"), the determiner of a thing the request brings into being ("add a
+comment"), a frame's "a" before a slot is "a" or "an" as the slot's first word is spoken, a search text is "about"
+only what holds text ("issues about ..."; a pattern or a name is "matching"). `finish` makes any drafted request a
+sentence: one space between words, a capital, an end mark; a draft that would not read as one (an unfilled slot, a
+repeated word, too short or long) is dropped, never shown. Nothing here rewrites the words a builder chose.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import lru_cache
 
 from app.audit.suite.articles import indefinite_article
 from app.audit.suite.lexicon import WORDS
+from app.audit.suite.noun_phrase import Phrase
 from app.audit.suite.phrase_parts import MAX_WORDS, SLOT
 
 # A frame's indefinite article before a slot: decided by the slot's words, not written in the frame.
@@ -29,24 +31,12 @@ _SENTENCES = 65_536
 
 
 @dataclass(frozen=True)
-class NounPhrase:
-    """The object as a frame says it: its determiner, decided by the plan ("the", the description's "my", none
-    before "today's"), and its words with their values ("ticket T-1042 of acme/webshop")."""
-
-    determiner: str
-    words: str
-
-    def __str__(self) -> str:
-        return f"{self.determiner} {self.words}" if self.determiner else self.words
-
-
-@dataclass(frozen=True)
 class FramePlan:
     """The parts a frame is filled with, each None when the tool's reading has none (a frame that needs it is not
     used). `many` and `mass` say how the object is counted; agreement is decided from them, not written."""
 
-    obj: NounPhrase | None  # the object with its values: "the ticket T-1042"
-    subj: NounPhrase | None  # the object before its "to"/"into" part, for frames that put the verb after it
+    obj: Phrase | None  # the object with its values, headed by its noun phrase: "the ticket T-1042"
+    subj: Phrase | None  # the object before its "to"/"into" part, for frames that put the verb after it
     rest: str | None  # that part: " to the user dana"
     thing: str | None  # the bare object: "ticket"
     objs: str | None  # the object in the plural: "tickets"
@@ -81,7 +71,8 @@ def fill(frame: str, plan: FramePlan) -> str | None:
         if plan.new and said is not None and said.determiner == "the" and not frame.startswith(f"{{{name}}}"):
             # A thing the request brings into being is "a" thing after the verb; "The comment ... still needs to
             # be added" keeps the "the" of a subject.
-            slots[name] = str(NounPhrase(indefinite_article(said.words.split()[0]), said.words))
+            first = str(said.with_determiner("")).split()[0]
+            slots[name] = str(said.with_determiner(indefinite_article(first)))
     slots |= {
         "pwhere": "" if plan.rest else plan.where,
         "ewhere": plan.where if plan.rest else "",
@@ -104,14 +95,15 @@ def _article(said: str) -> str:
     return indefinite_article(said.split()[0] if said.split() else "")
 
 
-def imperative(verb: str, obj: str, particle: str | None = None) -> str:
+def imperative(verb: str, obj: Phrase | str, particle: str | None = None) -> str:
     """The verb and its object, with the preposition the verb takes its object through when the object follows it
     directly: "switch" and "the branch main" -> "switch to the branch main"; not when the object says it already
     ("navigate the browser to a URL", "click on a web page")."""
-    first = obj.split()[0].lower() if obj.split() else ""
-    if particle and first in WORDS.determiners and f" {particle} " not in f" {obj} ":
-        return f"{verb} {particle} {obj}"
-    return f"{verb} {obj}"
+    said = str(obj)
+    first = said.split()[0].lower() if said.split() else ""
+    if particle and first in WORDS.determiners and f" {particle} " not in f" {said} ":
+        return f"{verb} {particle} {said}"
+    return f"{verb} {said}"
 
 
 @lru_cache(maxsize=_SENTENCES)
