@@ -3,6 +3,7 @@ placing.place), on phrases written for these tests."""
 
 from __future__ import annotations
 
+from app.audit.suite.explicit import determined
 from app.audit.suite.frames import frame_plan
 from app.audit.suite.mentions import mention_of
 from app.audit.suite.noun_phrase import Noun, Phrase, Slot, find, heads
@@ -109,3 +110,21 @@ def test_a_to_inside_quoted_text_does_not_split_the_object() -> None:
     assert phrase.complement() == 2
     assert Phrase.of("the ranges to access the lockers").complement() is None
     assert Phrase.of("the locker L-17 assigned to dana").complement() is None
+
+
+def test_one_thing_a_request_names_takes_a_determiner() -> None:
+    assert str(determined(Phrase.of("locker for dana"), "locker", "open")) == "the locker for dana"
+    assert str(determined(Phrase.of("locker in riverside"), "locker", "create")) == "a locker in riverside"
+    assert str(determined(Phrase.of("entry pass for dana"), "entry pass", "add")) == "an entry pass for dana"
+    named = Phrase((Noun("", ("gym",), "locker", "named blue"), "in", "riverside"))
+    assert str(determined(named, "gym locker", "inspect")) == "the gym locker named blue in riverside"
+
+
+def test_things_that_take_no_determiner_keep_none() -> None:
+    assert str(determined(Phrase.of("lockers in riverside"), "lockers", "list")) == "lockers in riverside"
+    assert str(determined(Phrase.of("opening time"), "opening time", "get")) == "opening time"  # nothing more said
+    assert str(determined(Phrase.of("information for dana"), "information", "get")) == "information for dana"
+    assert str(determined(Phrase.of("today's timetable in riverside"), "today's timetable", "get")).startswith("today")
+    assert str(determined(Phrase.of("Zumba in riverside"), "Zumba", "book")) == "Zumba in riverside"
+    assert str(determined(Phrase.of("the locker"), "locker", "open")) == "the locker"
+    assert str(determined(Phrase.of("locker to riverside"), "locker", "move")) == "the locker to riverside"

@@ -350,7 +350,7 @@ def test_a_pair_of_places_reads_from_and_to() -> None:
             "required": ["source_timezone", "time", "target_timezone"],
         },
     )
-    assert phrasings(convert)[0].text == "Convert time from America/New_York to Asia/Tokyo at 14:30."
+    assert phrasings(convert)[0].text == "Convert the time from America/New_York to Asia/Tokyo at 14:30."
     now = Tool(
         name="get_current_time",
         description="Get current time in a specific timezone.",
@@ -972,7 +972,7 @@ PLACED = [
     pytest.param(
         tool("add_watcher", "Add a watcher.", issue_key={"type": "string", "description": "Jira issue key"},
              username={"type": "string", "description": "User to add"}),
-        "Add watcher to the issue WEB-142 for the user dana.", r"for the issue WEB-142|to the .* to the ",
+        "Add a watcher to the issue WEB-142 for the user dana.", r"for the issue WEB-142|to the .* to the ",
         id="what is added goes to a thing, with one 'to'",
     ),
     pytest.param(
@@ -1013,7 +1013,7 @@ def test_a_value_is_said_where_it_belongs(described: Tool, wanted: str, unwanted
         # One thing named by a value: that one, not all of them.
         ("widgets_remove", "Remove a widget by name.",
          {"name": {"type": "string", "description": "Name of the widget"}},
-         "Remove widget named", "Remove widgets named"),
+         "Remove the widget named", "Remove widgets named"),
     ],
 )
 def test_requests_from_the_name_count_things_as_the_description_does(

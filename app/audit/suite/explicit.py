@@ -6,14 +6,16 @@ from __future__ import annotations
 import itertools
 
 from app.audit.models import Phrasing, Tool
+from app.audit.suite.articles import indefinite_article
 from app.audit.suite.frames import listing, lists
 from app.audit.suite.lexicon import WORDS
+from app.audit.suite.noun_phrase import Noun, Phrase
 from app.audit.suite.phrase_parts import Phrased, is_thing
 from app.audit.suite.placing import can_name, names_a_thing, owned_object, with_values
 from app.audit.suite.reading import Reading
 from app.audit.suite.realiser import imperative
 from app.audit.suite.values import Value
-from app.audit.suite.word_forms import lemmas, plural, singular, verb_classes
+from app.audit.suite.word_forms import class_of, lemmas, plural, singular, uncountable, verb_classes
 from app.audit.text import split_identifier
 
 
@@ -25,7 +27,8 @@ def explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozen
             Phrased(
                 imperative(
                     reading.verb,
-                    with_values(reading.object, reading.head, values, one=one, verb=reading.verb),
+                    determined(with_values(reading.object, reading.head, values, one=one, verb=reading.verb),
+                               reading.head, reading.verb),
                     reading.particle,
                 ),
                 Phrasing.EXPLICIT,
@@ -56,7 +59,7 @@ def explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozen
         rest = _counted_as_described(rest, values, tool.description or "", one=one)
         words = " ".join(rest)
         obj, head, rest_values = owned_object(words, values, verb)
-        said = with_values(obj, head, rest_values, one=one, verb=verb)
+        said = determined(with_values(obj, head, rest_values, one=one, verb=verb), head, verb)
         out.append(Phrased(imperative(verb, said, WORDS.particles.get(verb)), Phrasing.EXPLICIT))
     return out
 
@@ -92,3 +95,39 @@ def _counted_after(word: str, description: str) -> list[str] | None:
         if known and known[0] != second.lower() and second.islower():
             return [first, second]
     return None
+
+
+def determined(phrase: Phrase, head: str, verb: str) -> Phrase:
+    """A request names one thing with a determiner, as a person does: "a" for a thing it brings into being ("Create
+    a page in ENG titled ...", "Add a watcher to the issue PROJ-123"), "the" for one it says more of ("Get the
+    service desk for the project SUP", "Get the agile board named Web Team"). A plural or uncounted thing, or one
+    said with nothing more ("Get current time"), keeps none."""
+    words = head.lower().split()
+    first = phrase.items[0] if phrase.items else None
+    if not words or singular(head) != head or uncountable(head) or not is_thing(head):
+        return phrase
+    # Only a noun and the words before it: not "to thread", "all notifications read", "today's forecast", "dynamic
+    # and reflective problem-solving", nor a name ("Assign Copilot").
+    if set(words) & (WORDS.not_before_head | WORDS.determiners) or words[0].endswith(("'s", "’s")):
+        return phrase
+    if len(words) == 1 and head[:1].isupper():
+        return phrase
+    if isinstance(first, Noun):
+        bare = not first.determiner and [w.lower() for w in (*first.modifiers, first.head)] == words
+        span = 1
+    else:
+        bare = phrase.locate(head) == (0, False)
+        span = len(words)
+    if not bare:
+        return phrase
+    action = verb.split()[-1]
+    # A thing moved or copied exists already: "Copy the page to DEV".
+    if (class_of(verb) == "create" or action in WORDS.bringing | WORDS.from_file) and action not in WORDS.moving:
+        article = indefinite_article(str(phrase).split()[0])
+    elif len(phrase.items) > span or isinstance(first, Noun):
+        article = "the"
+    else:
+        return phrase
+    if isinstance(first, Noun):
+        return phrase.with_determiner(article)
+    return Phrase((article, *phrase.items))
