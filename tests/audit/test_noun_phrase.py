@@ -3,12 +3,15 @@ placing.place), on phrases written for these tests."""
 
 from __future__ import annotations
 
+import re
+
 from app.audit.suite.explicit import determined
 from app.audit.suite.frames import frame_plan
 from app.audit.suite.mentions import mention_of
 from app.audit.suite.noun_phrase import Noun, Phrase, Slot, find, heads
 from app.audit.suite.placing import place, with_values
 from app.audit.suite.reading import read_tool
+from app.audit.suite.tool_requests import phrasings
 from app.audit.suite.values import Value, tool_values
 
 from .helpers import tool
@@ -128,3 +131,14 @@ def test_things_that_take_no_determiner_keep_none() -> None:
     assert str(determined(Phrase.of("Zumba in riverside"), "Zumba", "book")) == "Zumba in riverside"
     assert str(determined(Phrase.of("the locker"), "locker", "open")) == "the locker"
     assert str(determined(Phrase.of("locker to riverside"), "locker", "move")) == "the locker to riverside"
+
+
+def test_a_photo_taken_is_a_new_one_and_a_remark_is_made_on_a_thing() -> None:
+    snap = tool("take_photo", "Take a photo of the front door camera.")
+    texts = [p.text for p in phrasings(snap)]
+    assert "Take a photo of the front door camera." in texts, texts
+    assert not any("take the photo" in t.lower() for t in texts), texts
+    remark = tool("comment_post", "Comment a post in the club forum.", text={"type": "string"})
+    texts = [p.text for p in phrasings(remark)]
+    assert any(t.startswith("Comment on a post in the club forum") for t in texts), texts
+    assert not any(re.search(r"comment (?:a|the) post", t, re.IGNORECASE) for t in texts), texts
