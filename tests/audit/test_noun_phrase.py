@@ -142,3 +142,15 @@ def test_a_photo_taken_is_a_new_one_and_a_remark_is_made_on_a_thing() -> None:
     texts = [p.text for p in phrasings(remark)]
     assert any(t.startswith("Comment on a post in the club forum") for t in texts), texts
     assert not any(re.search(r"comment (?:a|the) post", t, re.IGNORECASE) for t in texts), texts
+
+
+def test_a_thing_taken_away_from_another_is_not_said_to_be_gone() -> None:
+    leave = tool(
+        "remove_class_member",
+        "Remove a member from a yoga class.",
+        member={"type": "string", "description": "The member to remove.", "examples": ["dana"]},
+        class_id={"type": "string", "description": "The yoga class.", "examples": ["Y-12"]},
+    )
+    texts = [p.text for p in phrasings(leave)]
+    assert not any("no longer needed" in t or t.startswith("Get rid of") for t in texts), texts
+    assert any(re.search(r"still needs to be removed from the yoga class Y-12", t) for t in texts), texts

@@ -56,7 +56,10 @@ def framed(family: str, reading: Reading, values: list[Value]) -> list[Phrased]:
     fits = WORDS.fits.get(reading.verb_class)
     last = reading.head.split()[-1].lower() if reading.head.split() else ""
     code = reading.verb_class == "run" and last in WORDS.code
-    own_fits = (fits is None or verb in fits) and reading.verb_class != "other" and not code
+    # A thing taken away from another is not gone: "The user dana still needs to be removed from the issue ...", not
+    # "The user dana from the issue ... is no longer needed".
+    taken = verb in WORDS.taking and bool(plan.rest)
+    own_fits = (fits is None or verb in fits) and reading.verb_class != "other" and not code and not taken
     own = frames.get(reading.verb_class, []) if own_fits else []
     # "Would you mark the pull request?": a verb that needs more than its object says nothing alone.
     other = [] if verb in WORDS.complement else frames.get("other", [])
@@ -159,7 +162,8 @@ def frame_plan(reading: Reading, values: list[Value]) -> FramePlan:
     obj = _at_head(obj, head, _headed(head)) if head else obj
     if obj.determiner == "the":
         obj = obj.with_determiner(_determiner(reading, head))
-    split = obj.complement()
+    # What is taken away is taken from something: "The user dana still needs to be removed | from the issue ...".
+    split = obj.complement(_FROM if reading.verb.split()[-1] in WORDS.taking else frozenset())
     subj = Phrase(obj.items[:split]) if split is not None else obj
     rest = f" {Phrase(obj.items[split:])}" if split is not None else ""
     return FramePlan(
@@ -195,6 +199,9 @@ def _determiner(reading: Reading, head: str) -> str:
     owner = re.sub(r"['’]s?$", "", first)
     genitive = owner != first and (owner.lower() in WORDS.deictic or owner[:1].isupper())
     return "" if genitive else "the"
+
+
+_FROM = frozenset({"from"})
 
 
 def _headed(head: str, value: str = "") -> Noun:

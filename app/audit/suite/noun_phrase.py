@@ -130,18 +130,21 @@ class Phrase:
             return self
         return Phrase((replace(first, determiner=determiner), *self.items[1:]))
 
-    def complement(self) -> int | None:
+    def complement(self, also: frozenset[str] = frozenset()) -> int | None:
         """Where the part that goes after the verb starts when the object comes first: "the issue PROJ-123 | to the
-        user dana". Not an infinitive ("ranges to access the clusters"), not "assigned to"."""
+        user dana"; `also` names more words that start it ("from" for what is taken away). Not an infinitive ("ranges
+        to access the clusters"), not "assigned to"."""
+        starts = _COMPLEMENTS | also
         for i in range(1, len(self.items)):
             item, before = self.items[i], self.items[i - 1]
-            if isinstance(item, Slot) and item.preposition in _COMPLEMENTS:
+            if isinstance(item, Slot) and item.preposition in starts:
                 return i
-            if not isinstance(item, str) or item not in _COMPLEMENTS or before == "assigned":
+            if not isinstance(item, str) or item not in starts or before == "assigned":
                 continue
             following = self.items[i + 1 : i + 3]
-            infinitive = len(following) == 2 and isinstance(following[0], str) and _WORD.fullmatch(following[0])
-            if not (infinitive and _opens(following[1])):
+            verb_after = len(following) == 2 and isinstance(following[0], str) and _WORD.fullmatch(following[0])
+            # "from watching the issue" moves with what is taken away; "to access the clusters" is an infinitive.
+            if item in also or not (verb_after and _opens(following[1])):
                 return i
         return None
 
