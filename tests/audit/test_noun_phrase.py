@@ -154,3 +154,10 @@ def test_a_thing_taken_away_from_another_is_not_said_to_be_gone() -> None:
     texts = [p.text for p in phrasings(leave)]
     assert not any("no longer needed" in t or t.startswith("Get rid of") for t in texts), texts
     assert any(re.search(r"still needs to be removed from the yoga class Y-12", t) for t in texts), texts
+
+
+def test_a_pull_request_after_or_is_a_thing_not_a_second_action() -> None:
+    react = tool("add_note_reaction", "Add a reaction to an issue or pull request note.")
+    assert read_tool(react).object == "a reaction to an issue or pull request note"
+    two = tool("open_or_pull", "Open a door or pull the handle.")
+    assert read_tool(two).object == "a door"

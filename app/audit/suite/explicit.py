@@ -10,8 +10,8 @@ from app.audit.suite.articles import indefinite_article
 from app.audit.suite.frames import listing, lists
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.noun_phrase import Noun, Phrase
-from app.audit.suite.phrase_parts import Phrased, is_thing
-from app.audit.suite.placing import can_name, names_a_thing, owned_object, with_values
+from app.audit.suite.phrase_parts import Phrased, is_thing, names_a_thing
+from app.audit.suite.placing import can_name, owned_object, with_values
 from app.audit.suite.reading import Reading
 from app.audit.suite.realiser import imperative
 from app.audit.suite.values import Value

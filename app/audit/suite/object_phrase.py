@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from app.audit.suite.lexicon import WORDS
+from app.audit.suite.phrase_parts import names_a_thing
 from app.audit.suite.word_forms import base_verb, lemma_of, lemmas, verb_classes
 
 
@@ -89,7 +90,9 @@ def until_next_action(words: list[str]) -> list[str]:
     for i in range(1, len(words) - 1):
         if words[i].lower() in ("or", "and", "and/or"):
             following = words[i + 1].lower()
-            if following.endswith("ly") or (base_verb(following) or "") in verb_classes():
+            # "an issue or pull request comment": "pull request" names a thing, not a second action.
+            thing = names_a_thing([w.lower() for w in words], i + 1)
+            if not thing and (following.endswith("ly") or (base_verb(following) or "") in verb_classes()):
                 return words[:i]
     return words
 

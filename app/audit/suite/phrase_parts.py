@@ -66,3 +66,11 @@ def is_thing(head: str) -> bool:
     # 'Unresolve', 'Reprioritize': a verb with a prefix or a verb's ending, not a thing.
     prefixed = last[:2] in ("un", "re") and "VERB" in lemmas(last[2:])
     return not prefixed and not last.endswith(("ize", "ise", "ify"))
+
+
+def names_a_thing(words: list[str], i: int) -> bool:
+    """'pull request', 'merge request', 'feature request': the verb-looking word is part of a noun."""
+    after, before = words[i + 1 : i + 2], words[i - 1 : i] if i else []
+    return (words[i] in ("pull", "merge") and after[:1] and after[0].startswith("request")) or (
+        words[i] == "request" and before[:1] in (["pull"], ["merge"], ["feature"])
+    )

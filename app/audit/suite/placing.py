@@ -43,14 +43,6 @@ def can_name(word: str) -> bool:
     return not (word.endswith("ed") and known and "NOUN" not in known)
 
 
-def names_a_thing(words: list[str], i: int) -> bool:
-    """'pull request', 'merge request', 'feature request': the verb-looking word is part of a noun."""
-    after, before = words[i + 1 : i + 2], words[i - 1 : i] if i else []
-    return (words[i] in ("pull", "merge") and after[:1] and after[0].startswith("request")) or (
-        words[i] == "request" and before[:1] in (["pull"], ["merge"], ["feature"])
-    )
-
-
 def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool = False) -> tuple[Phrase, list[Value]]:
     """Each value put where the phrase names its thing, as the `Noun` of that thing: 'in a GitHub repository' ->
     'in the GitHub repository acme/webshop'; returns the phrase and the values placed. With `one` (an action on one
