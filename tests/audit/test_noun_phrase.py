@@ -161,3 +161,8 @@ def test_a_pull_request_after_or_is_a_thing_not_a_second_action() -> None:
     assert read_tool(react).object == "a reaction to an issue or pull request note"
     two = tool("open_or_pull", "Open a door or pull the handle.")
     assert read_tool(two).object == "a door"
+
+
+def test_alternatives_of_a_modifier_share_the_phrase_determiner() -> None:
+    phrase, _ = place(Phrase.of("a badge for a member or guest pass"), [_ref("pass", "P-9")], later=True)
+    assert str(phrase) == "a badge for the member or guest pass P-9"

@@ -78,13 +78,26 @@ def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool
             cut = (*phrase.items[keep : at.start], *phrase.items[at.end : at.end + dropped])
             if not all(isinstance(w, str) for w in cut):
                 keep, dropped = at.start, 0
-            phrase = phrase.replaced(keep, at.end + dropped, noun_said)
+            phrase = _alternatives_definite(phrase.replaced(keep, at.end + dropped, noun_said), keep)
             done.append(value)
             break
     return phrase, done
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _alternatives_definite(phrase: Phrase, at: int) -> Phrase:
+    """A value placed after alternatives of a modifier says which thing: "to an issue or pull request comment #1042"
+    -> "to the issue or pull request comment #1042" (the determiner before the first alternative is the phrase's)."""
+    items = phrase.items
+    noun = items[at]
+    if not isinstance(noun, Noun) or noun.determiner or not noun.modifiers or at < 3 or items[at - 1] != "or":
+        return phrase
+    article, alternative = items[at - 3], items[at - 2]
+    if not isinstance(article, str) or article.lower() not in ("a", "an") or not isinstance(alternative, str):
+        return phrase
+    return Phrase((*items[: at - 3], "the", *items[at - 2 :]))
 
 
 def _two_named(phrase: Phrase, values: list[Value]) -> tuple[Phrase, list[Value]]:
