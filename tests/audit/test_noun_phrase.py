@@ -166,3 +166,8 @@ def test_a_pull_request_after_or_is_a_thing_not_a_second_action() -> None:
 def test_alternatives_of_a_modifier_share_the_phrase_determiner() -> None:
     phrase, _ = place(Phrase.of("a badge for a member or guest pass"), [_ref("pass", "P-9")], later=True)
     assert str(phrase) == "a badge for the member or guest pass P-9"
+
+
+def test_a_thing_after_the_verbs_preposition_is_there_already() -> None:
+    said = determined(Phrase.of("to waiting list in riverside"), "to waiting list", "add")
+    assert str(said) == "to the waiting list in riverside"

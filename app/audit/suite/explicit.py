@@ -97,13 +97,18 @@ def _counted_after(word: str, description: str) -> list[str] | None:
     return None
 
 
-def determined(phrase: Phrase, head: str, verb: str) -> Phrase:
+def determined(phrase: Phrase, head: str, verb: str, *, direct: bool = True) -> Phrase:
     """A request names one thing with a determiner, as a person does: "a" for a thing it brings into being ("Create
     a page in ENG titled ...", "Add a watcher to the issue PROJ-123"), "the" for one it says more of ("Get the
     service desk for the project SUP", "Get the agile board named Web Team"). A plural or uncounted thing, or one
-    said with nothing more ("Get current time"), keeps none."""
+    said with nothing more ("Get current time"), keeps none. After the verb's preposition a thing is not `direct`:
+    it is there already ("Add to the pending review")."""
     words = head.lower().split()
     first = phrase.items[0] if phrase.items else None
+    if len(words) > 1 and first == words[0] and words[0] in WORDS.verb_particles:
+        # "Reply to thread in #release": the verb's preposition, then the thing ("to the thread").
+        rest = determined(Phrase(phrase.items[1:]), " ".join(head.split()[1:]), verb, direct=False)
+        return Phrase((first, *rest.items))
     if not words or singular(head) != head or uncountable(head) or not is_thing(head):
         return phrase
     # Only a noun and the words before it: not "to thread", "all notifications read", "today's forecast", "dynamic
@@ -122,7 +127,8 @@ def determined(phrase: Phrase, head: str, verb: str) -> Phrase:
         return phrase
     action = verb.split()[-1]
     # A thing moved or copied exists already: "Copy the page to DEV".
-    if (class_of(verb) == "create" or action in WORDS.bringing | WORDS.from_file) and action not in WORDS.moving:
+    made = class_of(verb) == "create" or action in WORDS.bringing | WORDS.from_file
+    if made and direct and action not in WORDS.moving:
         article = indefinite_article(str(phrase).split()[0])
     elif len(phrase.items) > span or isinstance(first, Noun):
         article = "the"
