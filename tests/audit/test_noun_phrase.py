@@ -171,3 +171,14 @@ def test_alternatives_of_a_modifier_share_the_phrase_determiner() -> None:
 def test_a_thing_after_the_verbs_preposition_is_there_already() -> None:
     said = determined(Phrase.of("to waiting list in riverside"), "to waiting list", "add")
     assert str(said) == "to the waiting list in riverside"
+
+
+def test_a_thing_added_to_a_named_one_is_a_new_one() -> None:
+    note = tool(
+        "add_booking_note",
+        "Attach text to a booking.",
+        booking_id={"type": "string", "description": "The booking.", "examples": ["B-77"]},
+    )
+    texts = [p.text for p in phrasings(note)]
+    assert "Add a note to the booking B-77." in texts, texts
+    assert not any("the note to the booking" in t for t in texts), texts

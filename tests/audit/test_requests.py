@@ -843,7 +843,7 @@ def test_a_name_whose_object_opens_with_a_values_thing_says_whose_it_is() -> Non
     added = tool("add_ticket_note", "Add a note.", ticket_id={"type": "string"}, body={"type": "string"})
     texts = [p.text for t in (notes, added) for p in phrasings(t)]
     assert "Get the notes of the ticket T-1042." in texts, texts
-    assert any(t.startswith("Add the note to the ticket T-1042") for t in texts), texts
+    assert any(t.startswith("Add a note to the ticket T-1042") for t in texts), texts
     assert not any(re.search(r"ticket notes? for the ticket|note of the ticket", t) for t in texts), texts
 
 

@@ -7,17 +7,14 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from app.audit.suite.articles import indefinite_article
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import mention_of, spoken_form, unnamed_value, with_name
 from app.audit.suite.noun_phrase import Found, Noun, Phrase, Slot, find, heads
 from app.audit.suite.phrase_parts import after_noun, ends_with, is_thing
 from app.audit.suite.placed_words import described, makes, without_alternative, without_alternative_before
 from app.audit.suite.values import Value
-from app.audit.suite.word_forms import (
-    lemmas,
-    plural,
-    singular,
-)
+from app.audit.suite.word_forms import class_of, lemmas, plural, singular
 
 
 def owned_object(words: str, values: list[Value], verb: str) -> tuple[str, str, list[Value]]:
@@ -32,7 +29,9 @@ def owned_object(words: str, values: list[Value], verb: str) -> tuple[str, str, 
         if any(v is not value and v.noun.split()[-1:] == value.noun.split()[-1:] for v in values):
             break
         joins = "to" if verb in WORDS.adding else "of"
-        said = f"the {kept} {joins} the {value.noun} {spoken_form(value)}"
+        # What the request adds or makes is a new one: "Add a comment to the issue #142", "Create a review of ...".
+        made = verb in WORDS.adding | WORDS.bringing or class_of(verb) == "create"
+        said = f"{indefinite_article(kept) if made else 'the'} {kept} {joins} the {value.noun} {spoken_form(value)}"
         return said, kept, [v for v in values if v is not value]
     return words, words, values
 
