@@ -182,3 +182,10 @@ def test_a_thing_added_to_a_named_one_is_a_new_one() -> None:
     texts = [p.text for p in phrasings(note)]
     assert "Add a note to the booking B-77." in texts, texts
     assert not any("the note to the booking" in t for t in texts), texts
+
+
+def test_a_new_thing_given_its_name_stays_a_new_one() -> None:
+    phrase, _ = place(Phrase.of("a new locker in a gym"), [_ref("locker", "L-20")], later=True)
+    assert str(phrase) == "a new locker L-20 in a gym"
+    phrase, _ = place(Phrase.of("a spare locker in a gym"), [_ref("locker", "L-20")], later=True)
+    assert str(phrase) == "the spare locker L-20 in a gym"

@@ -70,7 +70,11 @@ def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool
             starts = at.start < at.modifiers or not kept or kept.split()[-1].lower() in WORDS.phrase_prepositions
             said = at.said(phrase)
             thing = value.noun if said.lower() == plural(value.noun).lower() != value.noun else said
-            noun_said = at.as_noun(phrase, determiner="the" if starts else "", head=thing, value=spoken_form(value))
+            # "a new branch" stays a new one with its name: "Create a new branch release-2.1".
+            opener = str(phrase.items[at.start]) if at.start < at.modifiers else ""
+            new = opener.lower() in ("a", "an") and str(phrase.items[at.modifiers]).lower() == "new"
+            determiner = opener if new else "the" if starts else ""
+            noun_said = at.as_noun(phrase, determiner=determiner, head=thing, value=spoken_form(value))
             after = phrase.words(at.end, len(phrase.items))
             dropped = len(after.split()) - len(without_alternative(f" {after}" if after else "").split())
             # Only words go with the alternative, never a thing a value was placed at.
