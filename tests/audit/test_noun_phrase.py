@@ -189,3 +189,13 @@ def test_a_new_thing_given_its_name_stays_a_new_one() -> None:
     assert str(phrase) == "a new locker L-20 in a gym"
     phrase, _ = place(Phrase.of("a spare locker in a gym"), [_ref("locker", "L-20")], later=True)
     assert str(phrase) == "the spare locker L-20 in a gym"
+
+
+def test_what_a_request_makes_is_not_a_thing_it_already_named() -> None:
+    photos = tool("upload_photos", "Upload photos to the club gallery.")
+    texts = [p.text for p in phrasings(photos)]
+    assert "Could you upload photos to the club gallery for me?" in texts, texts
+    assert not any("upload the photos" in t for t in texts), texts
+    booking = tool("book_court", "Book a tennis court.", **{"court": {"type": "string", "examples": ["C-3"]}})
+    plan = frame_plan(read_tool(booking), tool_values(booking))
+    assert plan.new is False  # the court C-3 exists: it is named

@@ -182,8 +182,8 @@ def frame_plan(reading: Reading, values: list[Value]) -> FramePlan:
         mass=bool(head) and uncountable(head),
         topic=bool(head) and bool({head.split()[-1].lower(), singular(head.split()[-1].lower())} & WORDS.containers),
         new=bool(head)
-        and reading.verb.split()[-1] in WORDS.bringing
-        and singular(head) == head
+        and (reading.verb.split()[-1] in WORDS.bringing or reading.verb_class == "create")
+        and reading.verb.split()[-1] not in WORDS.moving  # what is copied exists: "Clone the VirtualMachine ..."
         and not any(f"{head} {spoken_form(v)}" in str(obj) for v in values),
     )
 

@@ -49,7 +49,8 @@ class FramePlan:
     many: bool = False  # the object is plural: "are", "need"
     mass: bool = False  # the object's noun is not counted: "Is there any code ..."
     topic: bool = False  # the object's things hold text a search can be about ("issues about ..."); else "matching"
-    new: bool = False  # the request brings the object into being ("add a comment saying ..."): "a" after the verb
+    new: bool = False  # the request brings the object into being ("add a comment saying ..."): "a" (or, for things,
+    # no determiner) after the verb
 
     def offers(self) -> frozenset[str]:
         """The slots this plan can fill."""
@@ -72,7 +73,8 @@ def fill(frame: str, plan: FramePlan) -> str | None:
             # A thing the request brings into being is "a" thing after the verb; "The comment ... still needs to
             # be added" keeps the "the" of a subject.
             first = str(said.with_determiner("")).split()[0]
-            slots[name] = str(said.with_determiner(indefinite_article(first)))
+            # Things brought into being are said without one ("Could you upload files for me?").
+            slots[name] = str(said.with_determiner("" if plan.many else indefinite_article(first)))
     slots |= {
         "pwhere": "" if plan.rest else plan.where,
         "ewhere": plan.where if plan.rest else "",
