@@ -71,7 +71,7 @@ def _after_named_word(obj: Phrase, thing: str, name: str, *, made: bool = False)
     # "Take a screenshot named pricing-page"); a named thing after a preposition is "the" one.
     direct = not any(str(w).lower() in WORDS.prepositions for w in items[:at])
     start, determiner = _determiner_before(items, at)
-    if determiner.lower() in ("a", "an") and not (made and direct):
+    if determiner.lower() in WORDS.indefinite_articles and not (made and direct):
         determiner = "The" if determiner[0] == "A" and start == 0 else "the"
     modifiers = tuple(str(w) for w in items[start + bool(determiner) : at])
     following = str(items[at + 1]).lower() if at + 1 < len(items) else ""
@@ -99,7 +99,7 @@ def _determiner_before(items: list[Item], at: int) -> tuple[int, str]:
         if not isinstance(word, str):
             return i + 1, ""
         lowered = word.lower()
-        if lowered in ("a", "an", "the"):
+        if lowered in WORDS.articles:
             return i, word
         if lowered in WORDS.prepositions or lowered in WORDS.determiners or not word[:1].isalnum():
             return i + 1, ""

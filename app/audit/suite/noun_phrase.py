@@ -17,8 +17,6 @@ from dataclasses import dataclass, replace
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.phrase_parts import NOT_NOUNS
 
-# A word that names what a thing is called or counted by, said after it: "the issue key", "the pull request number".
-_NAMING = frozenset({"key", "id", "name", "number"})
 # A value already said after a noun: "#142", "1042", "PROJ-123".
 _VALUE = re.compile(r"(?:#|\d|[A-Z]+-\d)", re.IGNORECASE)
 _WORD = re.compile(r"[\w-]+")
@@ -61,10 +59,6 @@ class Slot:
 
 
 Item = str | Noun | Slot
-# The words that put what follows after the verb when the object comes first: "The issue PROJ-123 still needs to be
-# assigned | to dana".
-_COMPLEMENTS = frozenset({"to", "into", "onto"})
-_OPEN_AFTER = frozenset({"the", "a", "an", "your", "my"})
 
 
 @dataclass(frozen=True)
@@ -134,7 +128,7 @@ class Phrase:
         """Where the part that goes after the verb starts when the object comes first: "the issue PROJ-123 | to the
         user dana"; `also` names more words that start it ("from" for what is taken away). Not an infinitive ("ranges
         to access the clusters"), not "assigned to"."""
-        starts = _COMPLEMENTS | also
+        starts = WORDS.complement_prepositions | also
         for i in range(1, len(self.items)):
             item, before = self.items[i], self.items[i - 1]
             if isinstance(item, Slot) and item.preposition in starts:
@@ -152,7 +146,7 @@ class Phrase:
 def _opens(item: Item) -> bool:
     """Whether the item opens with a determiner ("the", "my", ...)."""
     first = str(item).split()[:1]
-    return bool(first) and first[0] in _OPEN_AFTER
+    return bool(first) and first[0] in WORDS.determiners | WORDS.possessives
 
 
 @dataclass(frozen=True)
@@ -191,7 +185,8 @@ def find(
         if spanned is None:
             continue
         end, genitive = spanned
-        named = not genitive and end < len(items) and isinstance(items[end], str) and str(items[end]).lower() in _NAMING
+        following = items[end] if end < len(items) else None
+        named = not genitive and isinstance(following, str) and following.lower() in WORDS.naming_words
         tail = end + 1 if named and not _valued(items, end + 1) else end
         if not genitive and _valued(items, tail):
             continue

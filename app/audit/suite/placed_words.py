@@ -76,7 +76,7 @@ def described(obj: Phrase, head: str, value: Value, verb: str) -> Phrase | None:
         modifiers = (*noun.modifiers[:j], word.lower(), *noun.modifiers[j:])
         return Phrase((*items[:at], replace(noun, modifiers=modifiers), *items[at + 1 :]))
     before = items[at - 1] if at else None
-    if isinstance(before, str) and before.lower() in ("a", "an"):
+    if isinstance(before, str) and before.lower() in WORDS.indefinite_articles:
         # The article goes with the word now after it: "a config" -> "an open config".
         article = indefinite_article(word.lower())
         items[at - 1] = article.capitalize() if before[0] == "A" else article

@@ -72,7 +72,7 @@ def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool
             thing = value.noun if said.lower() == plural(value.noun).lower() != value.noun else said
             # "a new branch" stays a new one with its name: "Create a new branch release-2.1".
             opener = str(phrase.items[at.start]) if at.start < at.modifiers else ""
-            new = opener.lower() in ("a", "an") and str(phrase.items[at.modifiers]).lower() == "new"
+            new = opener.lower() in WORDS.indefinite_articles and str(phrase.items[at.modifiers]).lower() == "new"
             determiner = opener if new else "the" if starts else ""
             noun_said = at.as_noun(phrase, determiner=determiner, head=thing, value=spoken_form(value))
             after = phrase.words(at.end, len(phrase.items))
@@ -87,9 +87,6 @@ def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool
     return phrase, done
 
 
-_ARTICLES = frozenset({"the", "a", "an"})
-
-
 def _alternatives_definite(phrase: Phrase, at: int) -> Phrase:
     """A value placed after alternatives of a modifier says which thing: "to an issue or pull request comment #1042"
     -> "to the issue or pull request comment #1042" (the determiner before the first alternative is the phrase's)."""
@@ -98,7 +95,8 @@ def _alternatives_definite(phrase: Phrase, at: int) -> Phrase:
     if not isinstance(noun, Noun) or noun.determiner or not noun.modifiers or at < 3 or items[at - 1] != "or":
         return phrase
     article, alternative = items[at - 3], items[at - 2]
-    if not isinstance(article, str) or article.lower() not in ("a", "an") or not isinstance(alternative, str):
+    indefinite = isinstance(article, str) and article.lower() in WORDS.indefinite_articles
+    if not indefinite or not isinstance(alternative, str):
         return phrase
     return Phrase((*items[: at - 3], "the", *items[at - 2 :]))
 
@@ -117,7 +115,7 @@ def _two_named(phrase: Phrase, values: list[Value]) -> tuple[Phrase, list[Value]
             two = next((i for i in range(at.modifiers, at.noun) if phrase.items[i] == "two"), None)
             if two is None or at.noun - two > 3:
                 continue
-            start = two - 1 if two and str(phrase.items[two - 1]).lower() in ("the", "a", "an") else two
+            start = two - 1 if two and str(phrase.items[two - 1]).lower() in WORDS.articles else two
             modifiers = tuple(str(w) for w in phrase.items[two + 1 : at.noun])
             said = Noun("the", modifiers, at.said(phrase), f"{spoken_form(pair[0])} and {spoken_form(pair[1])}")
             return phrase.replaced(start, at.end, said), pair
@@ -232,7 +230,7 @@ def quote_at_head(phrase: Phrase, head: str, values: list[Value], placed: list[V
     # "the title of the issue" with a new title: the value is what it becomes, not which title it is.
     if said is None or said in placed:
         return phrase, placed
-    for at in find(phrase, head, max_modifiers=0, openers=_ARTICLES):
+    for at in find(phrase, head, max_modifiers=0, openers=WORDS.articles):
         if phrase.items[at.noun_end : at.noun_end + 1] != ("of",):
             *modifiers, last = head.split()
             quoted = Noun("the", tuple(modifiers), last, f'"{said.text}"')
