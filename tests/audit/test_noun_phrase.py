@@ -199,3 +199,8 @@ def test_what_a_request_makes_is_not_a_thing_it_already_named() -> None:
     booking = tool("book_court", "Book a tennis court.", **{"court": {"type": "string", "examples": ["C-3"]}})
     plan = frame_plan(read_tool(booking), tool_values(booking))
     assert plan.new is False  # the court C-3 exists: it is named
+
+
+def test_an_item_of_a_thing_is_that_thing_once_its_value_is_given() -> None:
+    phrase, _ = place(Phrase.of("the notes for a studio booking item"), [_ref("booking", "B-1")], later=True)
+    assert str(phrase) == "the notes for the studio booking B-1"
