@@ -204,3 +204,11 @@ def test_what_a_request_makes_is_not_a_thing_it_already_named() -> None:
 def test_an_item_of_a_thing_is_that_thing_once_its_value_is_given() -> None:
     phrase, _ = place(Phrase.of("the notes for a studio booking item"), [_ref("booking", "B-1")], later=True)
     assert str(phrase) == "the notes for the studio booking B-1"
+
+
+def test_the_thing_a_request_is_about_comes_before_the_place_it_is_in() -> None:
+    gym = Value(param="gym", text="riverside", role="scope", noun="gym", source="examples")
+    member = _ref("member", "dana", "member_id")
+    assert str(with_values("the badge", "badge", [gym, member])) == "the badge for the member dana in riverside"
+    when = Value(param="since", text="2026-02-01", role="other", noun="date", source="format")
+    assert str(with_values("visits", "visits", [gym, when])) == "visits in riverside since 2026-02-01"

@@ -752,14 +752,14 @@ def test_text_that_is_the_object_goes_after_it_and_a_listing_stays_plural() -> N
 
 
 def test_whom_a_thing_is_assigned_to_is_said_so() -> None:
-    """'Create a new ticket in WEB assigned to dana', 'Assign the ticket T-1042 to dana', never '... for user dana'
+    """'Create a new ticket assigned to dana in WEB', 'Assign the ticket T-1042 to dana', never '... for user dana'
     or 'the ticket of user dana'."""
     made = tool("create_ticket", "Create a new ticket.", project_key={"type": "string"}, assignee={"type": "string"})
     given = tool(
         "assign_ticket", "Assign a ticket to a user.", ticket_id={"type": "string"}, assignee={"type": "string"}
     )
     texts = [p.text for t in (made, given) for p in phrasings(t)]
-    assert "Create a new ticket in WEB assigned to dana." in texts, texts
+    assert "Create a new ticket assigned to dana in WEB." in texts, texts
     assert any(t.startswith("Assign the ticket T-1042 to") and "dana" in t for t in texts), texts
     assert not any("for user" in t or "of user" in t or re.match(r"Assign .* assigned to", t) for t in texts), texts
 

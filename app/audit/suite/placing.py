@@ -203,9 +203,22 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
         earlier = " for the " in f" {obj} " or any(s.names("for") for s in said[:i])
         if earlier and slot.names("for") and " and " not in f" {obj} {' '.join(map(str, said[:i]))} ":
             said[i] = slot.joined_by("and")
+    said = _things_before_places(said)
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda slot: slot.preposition == ":")
     return phrase.then(*said)
+
+
+def _things_before_places(said: list[Slot]) -> list[Slot]:
+    """The thing a request is about before the place it is in: "for the pull request #142 in acme/webshop", not
+    "in acme/webshop for the pull request #142" (a place is moved only past the things named after it)."""
+    last = max((i for i, slot in enumerate(said) if slot.role == "ref"), default=0)
+    places = [slot for slot in said[:last] if slot.role == "scope" and slot.preposition == "in"]
+    if not places:
+        return said
+    rest = [slot for slot in said if slot not in places]
+    at = rest.index(said[last]) + 1
+    return [*rest[:at], *places, *rest[at:]]
 
 
 def _valued_head(phrase: Phrase, at: int, head: str, value: str) -> Phrase:
