@@ -212,3 +212,11 @@ def test_the_thing_a_request_is_about_comes_before_the_place_it_is_in() -> None:
     assert str(with_values("the badge", "badge", [gym, member])) == "the badge for the member dana in riverside"
     when = Value(param="since", text="2026-02-01", role="other", noun="date", source="format")
     assert str(with_values("visits", "visits", [gym, when])) == "visits in riverside since 2026-02-01"
+
+
+def test_a_general_word_given_a_named_thing_says_which_thing() -> None:
+    phrase, _ = place(Phrase.of("tags on wiki content"), [_ref("page", "W-5", "page_id")], later=True)
+    assert str(phrase) == "tags on the wiki page W-5"
+    # Not when the thing is said already: "the content of a locker" given the locker keeps its content.
+    phrase, _ = place(Phrase.of("the content of a locker"), [_ref("locker", "L-17")], later=True)
+    assert str(phrase) == "the content of the locker L-17"

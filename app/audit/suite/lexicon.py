@@ -61,6 +61,7 @@ class Lexicon(BaseModel):
     verb_particles: frozenset[str]
     said_before_head: frozenset[str]
     naming_words: frozenset[str]
+    general_things: frozenset[str]
     articles: frozenset[str]
     indefinite_articles: frozenset[str]
     complement_prepositions: frozenset[str]

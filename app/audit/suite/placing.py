@@ -57,7 +57,10 @@ def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool
         bare = re.sub(r"^the ", "", str(phrase).lower())
         if one and value.role == "ref" and value.noun and bare == plural(value.noun):
             nouns = (*nouns, plural(value.noun))
-        for noun in nouns:
+        # "Confluence content" given a page: the value says which thing the description's general word is.
+        unsaid = value.role == "ref" and value.noun and value.noun.lower() not in str(phrase).lower()
+        general = _general_for(value, values) if unsaid else ()
+        for noun in (*nouns, *general):
             found = find(phrase, noun)
             candidates = found if later else itertools.islice(found, 1)
             at = next((f for f in candidates if heads(phrase, f) and not _names_other(phrase, f, value, values)), None)
@@ -69,7 +72,8 @@ def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool
             keep = at.start - (len(before.split()) - len(kept.split()))
             starts = at.start < at.modifiers or not kept or kept.split()[-1].lower() in WORDS.phrase_prepositions
             said = at.said(phrase)
-            thing = value.noun if said.lower() == plural(value.noun).lower() != value.noun else said
+            plural_said = said.lower() == plural(value.noun).lower() != value.noun
+            thing = value.noun if plural_said or noun in general else said
             # "a new branch" stays a new one with its name: "Create a new branch release-2.1".
             opener = str(phrase.items[at.start]) if at.start < at.modifiers else ""
             new = opener.lower() in WORDS.indefinite_articles and str(phrase.items[at.modifiers]).lower() == "new"
@@ -85,6 +89,12 @@ def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool
             done.append(value)
             break
     return phrase, done
+
+
+def _general_for(value: Value, values: list[Value]) -> tuple[str, ...]:
+    """The general words (lexicon `general_things`) a ref's value may name, when no value is of that word itself."""
+    own = {v.noun.lower() for v in values if v.noun}
+    return tuple(sorted(WORDS.general_things - own - {value.noun.lower()}))
 
 
 def _alternatives_definite(phrase: Phrase, at: int) -> Phrase:
