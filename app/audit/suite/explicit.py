@@ -1,5 +1,7 @@
 """Explicit requests: the description's action as an imperative, with values ("Fetch the ticket T-1042."), and
-a second one from the tool's name words ("Get dependabot alert #142 in acme/webshop.")."""
+a second one from the tool's name words ("Get the dependabot alert #142 in acme/webshop."). A name's object that
+opens with a value's thing says whose it is (`owned_object`); one thing a request names takes a determiner
+(`determined`)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ from app.audit.models import Phrasing, Tool
 from app.audit.suite.articles import indefinite_article
 from app.audit.suite.frames import listing, lists
 from app.audit.suite.lexicon import WORDS
+from app.audit.suite.mentions import spoken_form
 from app.audit.suite.noun_phrase import Noun, Phrase
-from app.audit.suite.phrase_parts import Phrased, is_thing, names_a_thing
-from app.audit.suite.placing import can_name, owned_object, with_values
+from app.audit.suite.phrase_parts import Phrased, after_noun, is_thing, names_a_thing
+from app.audit.suite.placing import with_values
 from app.audit.suite.reading import Reading
 from app.audit.suite.realiser import imperative
 from app.audit.suite.values import Value
@@ -20,6 +23,7 @@ from app.audit.text import split_identifier
 
 
 def explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozenset[str]) -> list[Phrased]:
+    """The tool's explicit requests: from its reading, then from its name's words."""
     out = []
     if reading.object:
         one = not lists(reading)
@@ -137,3 +141,28 @@ def determined(phrase: Phrase, head: str, verb: str, *, direct: bool = True) -> 
     if isinstance(first, Noun):
         return phrase.with_determiner(article)
     return Phrase((article, *phrase.items))
+
+
+def owned_object(words: str, values: list[Value], verb: str) -> tuple[str, str, list[Value]]:
+    """A name's object that opens with a value's thing says whose it is: 'job logs' with the job #1042 given is
+    'the logs of the job #1042', 'issue comment' is added to the issue #142 (the object, its head, the values left
+    to say). Not when two values are of that thing ('issue link' of PROJ-123 and PROJ-456)."""
+    for value in values:
+        kept = after_noun(words, value.noun) if value.noun and value.role in ("ref", "scope") else ""
+        first, last = (kept.split()[0], kept.split()[-1]) if kept else ("", "")
+        if not kept or first in WORDS.phrase_prepositions or not is_thing(last) or kept == "details":
+            continue  # "the details of the notification" is the notification itself
+        if any(v is not value and v.noun.split()[-1:] == value.noun.split()[-1:] for v in values):
+            break
+        joins = "to" if verb in WORDS.adding else "of"
+        # What the request adds or makes is a new one: "Add a comment to the issue #142", "Create a review of ...".
+        made = verb in WORDS.adding | WORDS.bringing or class_of(verb) == "create"
+        said = f"{indefinite_article(kept) if made else 'the'} {kept} {joins} the {value.noun} {spoken_form(value)}"
+        return said, kept, [v for v in values if v is not value]
+    return words, words, values
+
+
+def can_name(word: str) -> bool:
+    """Not a participle ("annotated"): lemminflect lacks the noun reading of some nouns ("commit", "log")."""
+    known = lemmas(word)
+    return not (word.endswith("ed") and known and "NOUN" not in known)

@@ -7,39 +7,13 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from app.audit.suite.articles import indefinite_article
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import mention_of, spoken_form, unnamed_value, with_name
 from app.audit.suite.noun_phrase import Found, Noun, Phrase, Slot, find, heads
-from app.audit.suite.phrase_parts import after_noun, ends_with, is_thing
+from app.audit.suite.phrase_parts import ends_with
 from app.audit.suite.placed_words import described, makes, without_alternative, without_alternative_before
 from app.audit.suite.values import Value
-from app.audit.suite.word_forms import class_of, lemmas, plural, singular
-
-
-def owned_object(words: str, values: list[Value], verb: str) -> tuple[str, str, list[Value]]:
-    """A name's object that opens with a value's thing says whose it is: 'job logs' with the job #1042 given is
-    'the logs of the job #1042', 'issue comment' is added to the issue #142 (the object, its head, the values left
-    to say). Not when two values are of that thing ('issue link' of PROJ-123 and PROJ-456)."""
-    for value in values:
-        kept = after_noun(words, value.noun) if value.noun and value.role in ("ref", "scope") else ""
-        first, last = (kept.split()[0], kept.split()[-1]) if kept else ("", "")
-        if not kept or first in WORDS.phrase_prepositions or not is_thing(last) or kept == "details":
-            continue  # "the details of the notification" is the notification itself
-        if any(v is not value and v.noun.split()[-1:] == value.noun.split()[-1:] for v in values):
-            break
-        joins = "to" if verb in WORDS.adding else "of"
-        # What the request adds or makes is a new one: "Add a comment to the issue #142", "Create a review of ...".
-        made = verb in WORDS.adding | WORDS.bringing or class_of(verb) == "create"
-        said = f"{indefinite_article(kept) if made else 'the'} {kept} {joins} the {value.noun} {spoken_form(value)}"
-        return said, kept, [v for v in values if v is not value]
-    return words, words, values
-
-
-def can_name(word: str) -> bool:
-    """Not a participle ("annotated"): lemminflect lacks the noun reading of some nouns ("commit", "log")."""
-    known = lemmas(word)
-    return not (word.endswith("ed") and known and "NOUN" not in known)
+from app.audit.suite.word_forms import plural, singular
 
 
 def place(phrase: Phrase, values: list[Value], *, one: bool = False, later: bool = False) -> tuple[Phrase, list[Value]]:

@@ -1,7 +1,7 @@
 """All requests for one tool, in three families, best first within each and the families interleaved.
 
 - explicit (explicit.py): the description's action as an imperative, with values ("Fetch the ticket T-1042."),
-  and a second one from the tool's name words ("Get dependabot alert #142 in acme/webshop.").
+  and a second one from the tool's name words ("Get the dependabot alert #142 in acme/webshop.").
 - task (frames.py): the user's goal in other words, from a frame of the verb's class ("Can you pull up the
   ticket T-1042?").
 - indirect (frames.py): the situation, not the action ("The ticket T-1042 is no longer needed.").
