@@ -17,16 +17,15 @@ request like any other, and one it cannot defend stays exploratory.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from types import MappingProxyType
 
 from app.audit.models import Phrasing, Tool
 from app.audit.suite.articles import indefinite_article
 from app.audit.suite.frames import listing, lists
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.operations import operation_reading
-from app.audit.suite.phrase_parts import Phrased, is_thing
+from app.audit.suite.phrase_parts import Phrased, as_written, is_thing, names_a_thing
 from app.audit.suite.placing import with_values
 from app.audit.suite.reading import (
     TOOL_CACHE,
@@ -118,28 +117,16 @@ def _by_name(
     if not rest or not _stems(" ".join(rest)) - rival_names or len(rest) > 4 or not _names_things(rest):
         return []
     # As the description writes them: 'the Tekton PipelineRun logs', not 'the tekton pipelinerun logs'.
-    obj = " ".join(_as_written(tool.description or "").get(w, w) for w in rest)
+    obj = " ".join(as_written(tool.description or "").get(w, w) for w in rest)
     said = with_values(f"the {obj}", obj, values, one=not lists(reading))
     return [imperative(reading.verb, said, reading.particle)]
-
-
-@lru_cache(maxsize=TOOL_CACHE)
-def _as_written(text: str) -> Mapping[str, str]:
-    """Names a text capitalises where a sentence does not start ('Tekton', 'PipelineRun', not the 'Summary' of
-    'Summary API'), by their lower case; kept per description (read once per variant and rival), read-only."""
-    found: dict[str, str] = {}
-    for sentence in re.split(r"[.!?:\n]+", text):
-        for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", sentence)[1:]:
-            if not word.islower() and not lemmas(word.lower()):
-                found.setdefault(word.lower(), word)
-    return MappingProxyType(found)
 
 
 def _by_name_verb(tool: Tool, reading: Reading, values: list[Value]) -> list[str]:
     """'Count the documents in the MongoDB collection invoices.': the name's own verb when the description
     says another ('Gets the number of documents ...'), on the object without its container."""
     words = split_identifier(tool.name)
-    verbs = [w for i, w in enumerate(words) if w in verb_classes() and base_verb(w) and not _part_of_noun(words, i)]
+    verbs = [w for i, w in enumerate(words) if w in verb_classes() and base_verb(w) and not names_a_thing(words, i)]
     if not verbs or verbs[0] == reading.verb.split()[-1] or not reading.head:
         return []
     at = reading.object.lower().find(reading.head.lower())
@@ -150,13 +137,6 @@ def _by_name_verb(tool: Tool, reading: Reading, values: list[Value]) -> list[str
     if spoken == "count":
         obj = re.sub(r"^the (?:number|count|total) of ", "the ", obj)  # "Count the documents", not "the number of"
     return [f"{spoken} {with_values(obj, reading.head, values, one=not listing(verbs[0]))}"]
-
-
-def _part_of_noun(words: list[str], i: int) -> bool:
-    """'pull request', 'merge request': the verb-looking word names a thing."""
-    return (words[i] in ("pull", "merge") and words[i + 1 : i + 2] == ["request"]) or (
-        words[i] == "request" and words[i - 1 : i] in (["pull"], ["merge"], ["feature"])
-    )
 
 
 def _names_things(words: list[str]) -> bool:

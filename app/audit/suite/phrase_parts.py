@@ -1,11 +1,14 @@
 """What the request wording modules share: a worded request (`Phrased`), whether a head names a thing
-(`is_thing`), and the words after a noun that do not make it a modifier (`NOT_NOUNS`)."""
+(`is_thing`) and whether a verb-looking word is part of one (`names_a_thing`), the names a description capitalises
+(`as_written`), and the words after a noun that do not make it a modifier (`NOT_NOUNS`)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from types import MappingProxyType
 
 from app.audit.models import Phrasing
 from app.audit.suite.lexicon import WORDS
@@ -74,3 +77,19 @@ def names_a_thing(words: list[str], i: int) -> bool:
     return (words[i] in ("pull", "merge") and after[:1] and after[0].startswith("request")) or (
         words[i] == "request" and before[:1] in (["pull"], ["merge"], ["feature"])
     )
+
+
+# Descriptions whose capitalised names are kept: one per tool text, read for every request family and rival.
+_DESCRIPTIONS = 16_384
+
+
+@lru_cache(maxsize=_DESCRIPTIONS)
+def as_written(text: str) -> Mapping[str, str]:
+    """Names a text capitalises where a sentence does not start ('Tekton', 'PipelineRun', 'Copilot', not the
+    'Summary' of 'Summary API'), by their lower case; kept per description, read-only."""
+    found: dict[str, str] = {}
+    for sentence in re.split(r"[.!?:\n]+", text):
+        for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", sentence)[1:]:
+            if not word.islower() and not lemmas(word.lower()):
+                found.setdefault(word.lower(), word)
+    return MappingProxyType(found)
