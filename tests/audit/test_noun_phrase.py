@@ -220,3 +220,14 @@ def test_a_general_word_given_a_named_thing_says_which_thing() -> None:
     # Not when the thing is said already: "the content of a locker" given the locker keeps its content.
     phrase, _ = place(Phrase.of("the content of a locker"), [_ref("locker", "L-17")], later=True)
     assert str(phrase) == "the content of the locker L-17"
+
+
+def test_a_names_words_are_spelled_as_the_description_writes_them() -> None:
+    assign = tool(
+        "assign_robomop_to_room",
+        "Assign RoboMop to a room of the office.",
+        room={"type": "string", "description": "The room.", "examples": ["R-12"]},
+    )
+    texts = [p.text for p in phrasings(assign)]
+    assert "Assign RoboMop to room." in texts, texts  # from the name's words
+    assert not any("robomop" in t for t in texts), texts

@@ -13,7 +13,7 @@ from app.audit.suite.frames import listing, lists
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import spoken_form
 from app.audit.suite.noun_phrase import Noun, Phrase
-from app.audit.suite.phrase_parts import Phrased, after_noun, is_thing, names_a_thing
+from app.audit.suite.phrase_parts import Phrased, after_noun, as_written, is_thing, names_a_thing
 from app.audit.suite.placing import with_values
 from app.audit.suite.reading import Reading
 from app.audit.suite.realiser import imperative
@@ -61,7 +61,9 @@ def explicit(reading: Reading, values: list[Value], tool: Tool, prefixes: frozen
         # The name's words in a person's order: "pods_list_in_namespace" -> "list pods in namespace".
         one = not listing(verb)
         rest = _counted_as_described(rest, values, tool.description or "", one=one)
-        words = " ".join(rest)
+        # As the description writes them: "Assign Copilot to ...", "Start the Tekton Pipeline ...".
+        written = as_written(tool.description or "")
+        words = " ".join(written.get(w, w) for w in rest)
         obj, head, rest_values = owned_object(words, values, verb)
         said = determined(with_values(obj, head, rest_values, one=one, verb=verb), head, verb)
         out.append(Phrased(imperative(verb, said, WORDS.particles.get(verb)), Phrasing.EXPLICIT))
