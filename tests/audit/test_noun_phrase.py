@@ -231,3 +231,10 @@ def test_a_names_words_are_spelled_as_the_description_writes_them() -> None:
     texts = [p.text for p in phrasings(assign)]
     assert "Assign RoboMop to room." in texts, texts  # from the name's words
     assert not any("robomop" in t for t in texts), texts
+
+
+def test_the_thing_of_a_names_object_is_the_words_before_what_is_said_of_it() -> None:
+    said = determined(Phrase.of("locker for the member dana"), "locker for member", "get")
+    assert str(said) == "the locker for the member dana"
+    said = determined(Phrase.of("over door handle in hall"), "door handle", "hover")
+    assert str(said) == "over the door handle in hall"

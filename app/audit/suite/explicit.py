@@ -108,13 +108,18 @@ def determined(phrase: Phrase, head: str, verb: str, *, direct: bool = True) -> 
     a page in ENG titled ...", "Add a watcher to the issue PROJ-123"), "the" for one it says more of ("Get the
     service desk for the project SUP", "Get the agile board named Web Team"). A plural or uncounted thing, or one
     said with nothing more ("Get current time"), keeps none. After the verb's preposition a thing is not `direct`:
-    it is there already ("Add to the pending review")."""
+    it is there already ("Add to the pending review", "Hover over the element on page")."""
     words = head.lower().split()
     first = phrase.items[0] if phrase.items else None
-    if len(words) > 1 and first == words[0] and words[0] in WORDS.verb_particles:
-        # "Reply to thread in #release": the verb's preposition, then the thing ("to the thread").
-        rest = determined(Phrase(phrase.items[1:]), " ".join(head.split()[1:]), verb, direct=False)
+    if isinstance(first, str) and first in WORDS.verb_particles and len(phrase.items) > 1:
+        # "Reply to thread in #release", "Hover over element": the verb's preposition, then the thing ("to the
+        # thread"), which is there already.
+        inner = " ".join(head.split()[1:]) if words[:1] == [first] else head
+        rest = determined(Phrase(phrase.items[1:]), inner, verb, direct=False)
         return Phrase((first, *rest.items))
+    # The thing is the words before what is said of it: "service desk" of "service desk for project".
+    cut = next((i for i, w in enumerate(words) if i and w in WORDS.not_before_head), len(words))
+    head, words = " ".join(head.split()[:cut]), words[:cut]
     if not words or singular(head) != head or uncountable(head) or not is_thing(head):
         return phrase
     # Only a noun and the words before it: not "to thread", "all notifications read", "today's forecast", "dynamic
@@ -136,7 +141,7 @@ def determined(phrase: Phrase, head: str, verb: str, *, direct: bool = True) -> 
     made = class_of(verb) == "create" or action in WORDS.bringing | WORDS.from_file
     if made and direct and action not in WORDS.moving:
         article = indefinite_article(str(phrase).split()[0])
-    elif len(phrase.items) > span or isinstance(first, Noun):
+    elif len(phrase.items) > span or isinstance(first, Noun) or not direct:
         article = "the"
     else:
         return phrase
