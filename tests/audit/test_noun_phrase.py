@@ -238,3 +238,14 @@ def test_the_thing_of_a_names_object_is_the_words_before_what_is_said_of_it() ->
     assert str(said) == "the locker for the member dana"
     said = determined(Phrase.of("over door handle in hall"), "door handle", "hover")
     assert str(said) == "over the door handle in hall"
+
+
+def test_a_name_the_description_says_without_an_article_takes_none() -> None:
+    assign = tool(
+        "assign_robomop",
+        "Assign RoboMop to a room of the office.",
+        room_id={"type": "string", "description": "The room.", "examples": ["R-12"]},
+    )
+    texts = [p.text for p in phrasings(assign)]
+    assert any(t.startswith("Could you assign RoboMop to") for t in texts), texts
+    assert not any("the RoboMop" in t for t in texts), texts

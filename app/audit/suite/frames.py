@@ -190,12 +190,15 @@ def frame_plan(reading: Reading, values: list[Value]) -> FramePlan:
 
 def _determiner(reading: Reading, head: str) -> str:
     """What opens the object's phrase in a frame: the possessive the description gives ("my GitHub profile"),
-    none before a genitive of a word that says which by itself ("today's weather forecast", "GitHub's status"),
-    else "the" ("the project's epics": the article is the project's)."""
+    none before a genitive of a word that says which by itself ("today's weather forecast", "GitHub's status") or
+    before a name the description says without one ("assign Copilot"), else "the" ("the project's epics": the
+    article is the project's)."""
     own = next((p for p in sorted(WORDS.possessives) if f" {p} {head.lower()}" in f" {reading.object.lower()}"), None)
     if own:
         return own
     first = head.split()[0]
+    if len(head.split()) == 1 and first[:1].isupper() and reading.object.split()[:1] == [first]:
+        return ""  # a name the description says without an article: "Copilot", "JavaScript"
     owner = re.sub(r"['’]s?$", "", first)
     genitive = owner != first and (owner.lower() in WORDS.deictic or owner[:1].isupper())
     return "" if genitive else "the"
