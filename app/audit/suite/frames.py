@@ -107,7 +107,7 @@ def frame_plan(reading: Reading, values: list[Value]) -> FramePlan:
         if reading.verb_class in ("search", "list", "read")
         else None
     )
-    content = next((v for v in values if v.role == "content" and v.noun not in ("title", "subject")), None)
+    content = next((v for v in values if v.role == "content" and v.noun not in WORDS.title_words), None)
     target = next((v for v in values if v.noun in ("channel", "address", "user")), None)
     obj, placed = quote_at_head(phrase, head, values, placed) if head else (phrase, placed)
     # "the sub issue #1042": the head already has its own value; the other ref says what it belongs to.

@@ -61,6 +61,8 @@ class Lexicon(BaseModel):
     verb_particles: frozenset[str]
     said_before_head: frozenset[str]
     naming_words: frozenset[str]
+    verb_prefixes: tuple[str, ...]
+    title_words: frozenset[str]
     general_things: frozenset[str]
     articles: frozenset[str]
     indefinite_articles: frozenset[str]

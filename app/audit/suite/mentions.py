@@ -135,7 +135,7 @@ def mention_of(value: Value, verb: str = "", head: str = "") -> Slot | None:
     if role in ("statement", "query"):
         return Slot(role, ":" if role == "statement" else "for", f'"{value.text}"')
     if role == "content":
-        if value.noun in ("title", "subject"):
+        if value.noun in WORDS.title_words:
             return Slot(role, "titled", f'"{value.text}"')
         # What goes with an action rather than being its text: 'with the commit message "..."'.
         if value.noun in ("commit message", "comment"):

@@ -67,7 +67,7 @@ def is_thing(head: str) -> bool:
     if known:
         return "VERB" in known and not last.endswith("ed")
     # 'Unresolve', 'Reprioritize': a verb with a prefix or a verb's ending, not a thing.
-    prefixed = last[:2] in ("un", "re") and "VERB" in lemmas(last[2:])
+    prefixed = last[:2] in WORDS.verb_prefixes and "VERB" in lemmas(last[2:])
     return not prefixed and not last.endswith(("ize", "ise", "ify"))
 
 

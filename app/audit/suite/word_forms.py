@@ -45,7 +45,7 @@ def inflections(lemma: str, tag: str) -> tuple[str, ...]:
     """lemminflect's getInflection, kept: the forms of `lemma` for a Penn tag ('NNS', 'VBZ', 'VBN'). A verb it does
     not know that is a known one with "un" or "re" before it is inflected as that one ('unstar' -> 'unstarred', as
     'star' -> 'starred'; lemminflect's guess is 'unstared')."""
-    for prefix in ("un", "re"):
+    for prefix in WORDS.verb_prefixes:
         rest = lemma[len(prefix) :]
         if lemma.startswith(prefix) and len(rest) > 2 and not lemmas(lemma) and "VERB" in lemmas(rest):
             return tuple(prefix + form for form in inflections(rest, tag))
@@ -88,7 +88,7 @@ def base_verb(word: str) -> str | None:
             return lemma_of(lowered, "VERB")[0]
         # "Unresolve", "Reprioritize": a verb it knows behind un- or re-.
         prefix = lowered[:2]
-        if not known and prefix in ("un", "re") and len(lowered) > 5 and (rest := base_verb(lowered[2:])):
+        if not known and prefix in WORDS.verb_prefixes and len(lowered) > 5 and (rest := base_verb(lowered[2:])):
             return prefix + rest
         return None
     lemma = verbs[0]
