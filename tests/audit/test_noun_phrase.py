@@ -249,3 +249,11 @@ def test_a_name_the_description_says_without_an_article_takes_none() -> None:
     texts = [p.text for p in phrasings(assign)]
     assert any(t.startswith("Could you assign RoboMop to") for t in texts), texts
     assert not any("the RoboMop" in t for t in texts), texts
+
+
+def test_a_frame_plan_without_a_thing_to_name_has_no_object() -> None:
+    """A head that names no thing ("locker once it") given a bare id: no object, and no crash."""
+    archive = tool("archive_locker", "Archive a locker once it is empty.", id={"type": "string", "description": "Id."})
+    plan = frame_plan(read_tool(archive), tool_values(archive))
+    assert plan.obj is None
+    assert phrasings(archive)

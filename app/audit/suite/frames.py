@@ -119,7 +119,7 @@ def frame_plan(reading: Reading, values: list[Value]) -> FramePlan:
     ):
         # A listing of commits given one: its history.
         obj = phrase.then(Slot(ref.role, "up to", Noun("the", (), ref.noun, spoken_form(ref))))
-    elif ref is not None and not valued and ends_with(head, ref.noun):
+    elif ref is not None and head and not valued and ends_with(head, ref.noun):
         obj = _at_head(phrase, head, _headed(head, spoken_form(ref)))
     elif ref is not None and not valued and (kept := after_noun(head, ref.noun)):
         # "the pull request branch" of pull request 142: "the branch of the pull request #142" (an owner that
