@@ -99,6 +99,7 @@ class ToolDoc:
     params: list[Param] = field(default_factory=list)
     core_terms: frozenset[str] = frozenset()  # stems of the name, title and core sentence: what it is for
     object_terms: frozenset[str] = frozenset()  # stems of the name that are not verbs: what it acts on
+    takes_identifier: bool = False  # a number or string parameter is named like an id (profile words.identifier)
     value_kinds: frozenset[str] | None = None  # kinds of typed value its parameters take (filled on first use)
     pieces: tuple[str, ...] | None = None  # what the embedding reads of it (semantic.tool_pieces; on first use)
 
@@ -231,4 +232,7 @@ def analyse_tool(tool: dict[str, Any], profile: Profile, *, kinds: dict[str, str
         params=params,
         core_terms=frozenset(core),
         object_terms=frozenset(s for s in name_stems if s not in kinds and len(s) > 1),
+        takes_identifier=any(
+            p.type in ("integer", "number", "string") and p.stems & set(profile.words.identifier) for p in params
+        ),
     )

@@ -81,22 +81,22 @@ def typed_kinds(found: Found) -> set[str]:
 
 
 def param_kinds(doc: ToolDoc) -> frozenset[str]:
-    """Kinds of typed value the tool's parameters take; a parameter named like an id takes identifiers."""
+    """Kinds of typed value the tool's parameters take; a parameter named like an id (the profile's
+    `words.identifier`) takes identifiers."""
     if doc.value_kinds is None:
         out: set[str] = set()
         for p in doc.params:
             kind = param_kind(p) if p.type in ("string", "", "array") else ""
             if kind:
                 out.add(kind)
-            if p.type in ("integer", "number", "string") and p.stems & _ID_WORDS:
-                out.add("identifier")
+        if doc.takes_identifier:
+            out.add("identifier")
         doc.value_kinds = frozenset(out)
     return doc.value_kinds
 
 
 # "What is ...", "Who are ...", "Why does ...", "How do ...": a question about how things are.
 _QUESTION = re.compile(r"\s*(?:what|who|why|how|which)(?:'s|\s+(?:is|are|was|were|does|do|did))\b", re.IGNORECASE)
-_ID_WORDS = frozenset({"id", "number", "key", "sha", "ref", "num", "uuid"})
 
 
 def gather(

@@ -41,6 +41,7 @@ class WordWeights(_Frozen):
     weak: tuple[str, ...]
     synonym_weight: float = 0.0
     synonyms: tuple[tuple[str, ...], ...] = ()
+    identifier: tuple[str, ...] = ()
 
 
 class Actions(_Frozen):
