@@ -49,7 +49,8 @@ def keeps_signature(call: ast.Call, tree: ast.Module) -> bool:
     wrapper = wrappers[0]
     param = wrapper.args.args[0].arg
     inner = {s.name: s for s in wrapper.body if isinstance(s, _FUNCTIONS) and _wraps(s, param)}
-    returns = [s.value for s in _own_statements(wrapper) if isinstance(s, ast.Return) and s.value is not None]
+    own = statements(wrapper, into_definitions=False)
+    returns = [s.value for s in own if isinstance(s, ast.Return) and s.value is not None]
     return bool(returns) and all(isinstance(r, ast.Name) and (r.id == param or r.id in inner) for r in returns)
 
 
@@ -59,19 +60,3 @@ def _wraps(fn: ast.FunctionDef | ast.AsyncFunctionDef, param: str) -> bool:
         and isinstance(d.args[0], ast.Name) and d.args[0].id == param
         for d in fn.decorator_list
     )
-
-
-def _own_statements(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
-    """The statements of `fn` itself, nested blocks included, nested functions and classes left out."""
-    out: list[ast.stmt] = []
-    stack: list[ast.stmt] = list(reversed(fn.body))
-    while stack:
-        stmt = stack.pop()
-        out.append(stmt)
-        if isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)):
-            continue
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            block = getattr(stmt, name, None)
-            if isinstance(block, list):
-                stack.extend(reversed([b for b in block if isinstance(b, ast.stmt)]))
-    return out

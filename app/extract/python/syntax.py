@@ -56,13 +56,19 @@ def walk(root: ast.AST) -> list[ast.AST]:
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def statements(root: ast.AST) -> list[ast.AST]:
-    """Every statement under `root` (nested blocks included), in source order; expressions are not entered."""
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def statements(root: ast.AST, *, into_definitions: bool = True) -> list[ast.AST]:
+    """Every statement under `root` (nested blocks included), in source order; expressions are not entered.
+    With `into_definitions` False, the functions and classes defined under `root` are listed but not entered."""
     out: list[ast.AST] = []
     stack: list[ast.AST] = [root]
     while stack:
         node = stack.pop()
         out.append(node)
+        if not into_definitions and node is not root and isinstance(node, _DEFINITIONS):
+            continue
         for name in _BLOCKS:
             block = getattr(node, name, None)
             if isinstance(block, list):
