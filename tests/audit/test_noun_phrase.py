@@ -123,9 +123,17 @@ def test_one_thing_a_request_names_takes_a_determiner() -> None:
     assert str(determined(named, "gym locker", "inspect")) == "the gym locker named blue in riverside"
 
 
+def test_what_a_request_reads_is_the_one_there_already() -> None:
+    assert str(determined(Phrase.of("opening time"), "opening time", "get")) == "the opening time"
+    assert str(determined(Phrase.of("gym occupancy status"), "gym occupancy status", "read")) == (
+        "the gym occupancy status"
+    )
+
+
 def test_things_that_take_no_determiner_keep_none() -> None:
     assert str(determined(Phrase.of("lockers in riverside"), "lockers", "list")) == "lockers in riverside"
-    assert str(determined(Phrase.of("opening time"), "opening time", "get")) == "opening time"  # nothing more said
+    assert str(determined(Phrase.of("gym drill"), "gym drill", "simulate")) == "gym drill"  # nothing more said
+    assert str(determined(Phrase.of("timetable"), "timetable", "get")) == "timetable"  # one word: too little to ask
     assert str(determined(Phrase.of("information for dana"), "information", "get")) == "information for dana"
     assert str(determined(Phrase.of("today's timetable in riverside"), "today's timetable", "get")).startswith("today")
     assert str(determined(Phrase.of("Zumba in riverside"), "Zumba", "book")) == "Zumba in riverside"

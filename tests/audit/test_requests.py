@@ -883,7 +883,7 @@ def test_a_thing_is_named_once_and_a_name_says_its_own_operation() -> None:
     texts = [p.text for t in (content, board, managed) for p in phrasings(t)]
     assert "Can you pull up the content of the note N-1042?" in texts, texts
     assert any("the board B-1042 filtered by a query" in t for t in texts), texts
-    assert "Read note config." in texts, texts
+    assert "Read the note config." in texts, texts
     assert not any(re.search(r"N-1042 of a note|filtered by a query for|^Manage", t) for t in texts), texts
 
 

@@ -106,9 +106,10 @@ def _counted_after(word: str, description: str) -> list[str] | None:
 def determined(phrase: Phrase, head: str, verb: str, *, direct: bool = True) -> Phrase:
     """A request names one thing with a determiner, as a person does: "a" for a thing it brings into being ("Create
     a page in ENG titled ...", "Add a watcher to the issue PROJ-123"), "the" for one it says more of ("Get the
-    service desk for the project SUP", "Get the agile board named Web Team"). A plural or uncounted thing, or one
-    said with nothing more ("Get current time"), keeps none. After the verb's preposition a thing is not `direct`:
-    it is there already ("Add to the pending review", "Hover over the element on page")."""
+    service desk for the project SUP", "Get the agile board named Web Team"), and one it reads ("Get the current
+    time"). A plural or uncounted thing keeps none, nor one said with nothing more ("Simulate research query").
+    After the verb's preposition a thing is not `direct`: it is there already ("Add to the pending review", "Hover
+    over the element on page")."""
     words = head.lower().split()
     first = phrase.items[0] if phrase.items else None
     if isinstance(first, str) and first in WORDS.verb_particles and len(phrase.items) > 1:
@@ -137,11 +138,14 @@ def determined(phrase: Phrase, head: str, verb: str, *, direct: bool = True) -> 
     if not bare:
         return phrase
     action = verb.split()[-1]
+    reads = class_of(verb) == "read"
     # A thing moved or copied exists already: "Copy the page to DEV".
     made = class_of(verb) == "create" or action in WORDS.bringing | WORDS.from_file
     if made and direct and action not in WORDS.moving:
         article = indefinite_article(str(phrase).split()[0])
-    elif len(phrase.items) > span or isinstance(first, Noun) or not direct:
+    elif len(phrase.items) > span or isinstance(first, Noun) or not direct or (reads and len(words) > 1):
+        # What a request reads is there already: "Get the current time", "Get the Kiali mesh status". A single word
+        # said with nothing more ("Get view") stays bare: too short a request to keep (finish drops it).
         article = "the"
     else:
         return phrase
