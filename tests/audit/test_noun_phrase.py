@@ -130,6 +130,14 @@ def test_what_a_request_reads_is_the_one_there_already() -> None:
     )
 
 
+def test_what_holds_the_things_asked_for_is_the_one_that_holds_them() -> None:
+    listed = determined(Phrase.of("list of lockers in riverside"), "lockers", "get")
+    assert str(listed) == "the list of lockers in riverside"
+    assert str(determined(Phrase.of("summary of the locker L-17"), "locker", "get")) == "the summary of the locker L-17"
+    assert str(determined(Phrase.of("details of the locker L-17"), "locker", "get")) == "details of the locker L-17"
+    assert str(determined(Phrase.of("lockers of the gym"), "lockers", "get")) == "lockers of the gym"
+
+
 def test_things_that_take_no_determiner_keep_none() -> None:
     assert str(determined(Phrase.of("lockers in riverside"), "lockers", "list")) == "lockers in riverside"
     assert str(determined(Phrase.of("gym drill"), "gym drill", "simulate")) == "gym drill"  # nothing more said

@@ -118,6 +118,12 @@ def determined(phrase: Phrase, head: str, verb: str, *, direct: bool = True) -> 
         inner = " ".join(head.split()[1:]) if words[:1] == [first] else head
         rest = determined(Phrase(phrase.items[1:]), inner, verb, direct=False)
         return Phrase((first, *rest.items))
+    said = str(phrase).split()
+    holder = said[0].lower() if len(said) > 2 and said[1] == "of" else ""
+    if holder in WORDS.wrappers and holder not in words and singular(holder) == holder and not uncountable(holder):
+        # One thing that holds the things asked for: "Get the list of commits of a branch" (not "details of" or
+        # "content of": a plural or uncounted one takes none, as a head does).
+        return Phrase(("the", *phrase.items))
     # The thing is the words before what is said of it: "service desk" of "service desk for project".
     cut = next((i for i, w in enumerate(words) if i and w in WORDS.not_before_head), len(words))
     head, words = " ".join(head.split()[:cut]), words[:cut]
