@@ -273,3 +273,13 @@ def test_a_frame_plan_without_a_thing_to_name_has_no_object() -> None:
     plan = frame_plan(read_tool(archive), tool_values(archive))
     assert plan.obj is None
     assert phrasings(archive)
+
+
+def test_a_value_is_said_where_the_object_leaves_its_thing_open() -> None:
+    """'assigned to a member' and the assignee dana: 'assigned to dana', not '... to a member assigned to dana'."""
+    assignee = {"type": "string", "description": "Login of the member the locker is assigned to.", "examples": ["dana"]}
+    finder = tool("find_lockers", "Find the lockers assigned to a member.", assignee=assignee)
+    texts = [p.text for p in phrasings(finder)]
+    assert "Find the lockers assigned to dana." in texts, texts
+    assert not any("a member" in t for t in texts), texts
+

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from app.audit.suite.lexicon import WORDS
 from app.audit.suite.mentions import mention_of, spoken_form, unnamed_value, with_name
 from app.audit.suite.noun_phrase import Found, Noun, Phrase, Slot, find, heads
-from app.audit.suite.phrase_parts import ends_with
+from app.audit.suite.phrase_parts import ends_with, is_thing
 from app.audit.suite.placed_words import described, makes, without_alternative, without_alternative_before
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import plural, singular
@@ -176,6 +176,9 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             if value.role == "scope" and slot.preposition == "in" and value.noun and places:
                 # A second place says what it is: 'in payments in the cluster prod-eu', not '... in prod-eu'.
                 slot = Slot(value.role, "in", Noun("the", (), value.noun, spoken_form(value)))
+            if (filled := _filled_in(phrase, slot)) is not None:
+                phrase = filled
+                continue
             tail.append(slot)
             if value.role == "scope":
                 places.add(len(tail) - 1)
@@ -191,6 +194,23 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
     # A quoted command or statement ends the request: 'in a Pod named frontend in payments: "ls -la /app"'.
     said.sort(key=lambda slot: slot.preposition == ":")
     return phrase.then(*said)
+
+
+def _filled_in(phrase: Phrase, slot: Slot) -> Phrase | None:
+    """The phrase with the slot's value said where the object already joins a thing not yet named with the slot's
+    words: "the lockers assigned to a member" and "assigned to dana" -> "the lockers assigned to dana", not "... to a
+    member assigned to dana". None when the object does not say it so."""
+    at = phrase.index(slot.preposition)
+    if at is None:
+        return None
+    start = at + len(slot.preposition.split())
+    thing = phrase.items[start : start + 3]
+    after = str(thing[2]).lower() if len(thing) > 2 else ""
+    if len(thing) < 2 or str(thing[0]).lower() not in WORDS.indefinite_articles or not isinstance(thing[1], str):
+        return None
+    if (after and after not in WORDS.prepositions) or not is_thing(thing[1]):
+        return None
+    return Phrase((*phrase.items[:start], slot.said, *phrase.items[start + 2 :]))
 
 
 def _things_before_places(said: list[Slot]) -> list[Slot]:
