@@ -7,8 +7,9 @@ import re
 
 from app.audit.suite.explicit import determined
 from app.audit.suite.frames import frame_plan
-from app.audit.suite.mentions import mention_of
+from app.audit.suite.mentions import mention_of, with_name
 from app.audit.suite.noun_phrase import Noun, Phrase, Slot, find, heads
+from app.audit.suite.placed_words import described
 from app.audit.suite.placing import place, with_values
 from app.audit.suite.reading import read_tool
 from app.audit.suite.tool_requests import phrasings
@@ -283,3 +284,32 @@ def test_a_value_is_said_where_the_object_leaves_its_thing_open() -> None:
     assert "Find the lockers assigned to dana." in texts, texts
     assert not any("a member" in t for t in texts), texts
 
+
+def test_a_frame_says_whom_things_are_assigned_to() -> None:
+    assignee = {"type": "string", "description": "Login of the member the locker is assigned to.", "examples": ["dana"]}
+    finder = tool("find_lockers", "Find lockers.", assignee=assignee)
+    plan = frame_plan(read_tool(finder), tool_values(finder))
+    assert str(plan.obj) == "the lockers assigned to dana"
+
+
+def test_work_comes_from_a_source_branch_goes_into_a_target_and_is_done_on_a_branch() -> None:
+    def said(param: str) -> str:
+        value = Value(param=param, text="spring-rota", role="ref", noun="branch", source="examples")
+        return str(mention_of(value, "compare", "timetable"))
+
+    assert said("source_branch") == "from the branch spring-rota"
+    assert said("target_branch") == "into the branch spring-rota"
+    assert said("branch") == "on the branch spring-rota"
+
+
+def test_a_state_is_said_before_its_thing_but_not_before_the_setting_itself() -> None:
+    state = Value(param="state", text="open", role="other", noun="state", source="enum")
+    listed = described(Phrase.of("the lockers in riverside"), "lockers", state, "list")
+    assert str(listed) == "the open lockers in riverside"
+    assert described(Phrase.of("the status of the locker"), "status", state, "get") is None
+    assert described(Phrase.of("the lockers in riverside"), "gyms", state, "list") is None
+
+
+def test_a_name_said_before_a_possessive_stays_with_its_owner() -> None:
+    member = Value(param="member_name", text="dana", role="ref", noun="", named="member", source="examples")
+    assert str(with_name(member, Phrase.of("the member's locker"))) == "the member dana's locker"
