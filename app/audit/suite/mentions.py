@@ -72,7 +72,7 @@ def _after_named_word(obj: Phrase, thing: str, name: str, *, made: bool = False)
     direct = not any(str(w).lower() in WORDS.prepositions for w in items[:at])
     start, determiner = _determiner_before(items, at)
     if determiner.lower() in WORDS.indefinite_articles and not (made and direct):
-        determiner = "The" if determiner[0] == "A" and start == 0 else "the"
+        determiner = "the"  # a sentence is given its capital when finished
     modifiers = tuple(str(w) for w in items[start + bool(determiner) : at])
     following = str(items[at + 1]).lower() if at + 1 < len(items) else ""
     joins = following in WORDS.phrase_prepositions | {"and", "or"}
