@@ -313,3 +313,14 @@ def test_a_state_is_said_before_its_thing_but_not_before_the_setting_itself() ->
 def test_a_name_said_before_a_possessive_stays_with_its_owner() -> None:
     member = Value(param="member_name", text="dana", role="ref", noun="", named="member", source="examples")
     assert str(with_name(member, Phrase.of("the member's locker"))) == "the member dana's locker"
+
+
+def test_a_bare_thing_after_a_preposition_of_place_is_the_one_there() -> None:
+    def read(description: str) -> str:
+        return read_tool(tool("pin_note", description)).object
+
+    assert read("Pin a note onto board.") == "a note onto the board"
+    assert read("Paste the snippet into open editor or terminal.") == "the snippet into the open editor or terminal"
+    assert read("Copy files from folders to a drive.") == "files from folders to a drive"  # plural: none
+    assert read("Create lockers in bulk.") == "lockers in bulk"  # "in" takes bare nouns in set phrases
+    assert read("Wait for the bell to ring.") == "for the bell to ring"

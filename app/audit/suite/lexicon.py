@@ -33,6 +33,7 @@ class Lexicon(BaseModel):
     phrase_openers: frozenset[str]
     not_before_head: frozenset[str]
     time_prepositions: frozenset[str]
+    place_prepositions: frozenset[str]
     operation_words: frozenset[str]
     operation_classes: frozenset[str]
     unspoken: frozenset[str]

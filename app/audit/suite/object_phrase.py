@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from app.audit.suite.lexicon import WORDS
-from app.audit.suite.phrase_parts import names_a_thing
-from app.audit.suite.word_forms import base_verb, lemma_of, lemmas, verb_classes
+from app.audit.suite.phrase_parts import is_thing, names_a_thing
+from app.audit.suite.word_forms import base_verb, lemma_of, lemmas, singular, uncountable, verb_classes
 
 
 def name_object(name_words: list[str], verb: str) -> list[str]:
@@ -107,3 +107,28 @@ def trimmed(words: list[str], *, clause: bool = False) -> list[str]:
     while words and words[-1].lower() in loose:
         words = words[:-1]
     return words
+
+
+def places_determined(words: list[str]) -> list[str]:
+    """A thing the object names after a preposition takes "the" when the description says it bare: "Hover over
+    element on page" -> "... on the page", "Move issues to backlog" -> "... to the backlog". Only one thing said
+    with nothing more: a singular, countable, common noun (after up to two modifiers) that ends the object or comes
+    before its next preposition, "or" or "and"."""
+    out = list(words)
+    closed = WORDS.prepositions | WORDS.determiners | WORDS.phrase_openers | WORDS.possessives | {"or", "and"}
+    for i in reversed(range(1, len(out) - 1)):
+        if out[i].lower() not in WORDS.place_prepositions:
+            continue
+        group: list[str] = []
+        j = i + 1
+        while j < len(out) and len(group) < 3 and out[j].isalpha() and out[j].lower() not in closed:
+            group.append(out[j])
+            j += 1
+        after = out[j].lower() if j < len(out) else ""
+        if not group or (after and after not in WORDS.prepositions | {"or", "and"}):
+            continue
+        head = group[-1]
+        noun = "NOUN" in lemmas(head) and is_thing(head)
+        if noun and head.islower() and singular(head) == head and not uncountable(head):
+            out.insert(i + 1, "the")
+    return out

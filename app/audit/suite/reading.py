@@ -22,6 +22,7 @@ from app.audit.suite.object_phrase import (
     name_object,
     naming_clause,
     owner_phrase,
+    places_determined,
     trimmed,
     until_next_action,
 )
@@ -203,7 +204,7 @@ def _read(words_of_name: tuple[str, ...], description: str, own: bool = True) ->
         # Cut a long object before its last preposition, never inside a noun phrase.
         cut = max((i for i, w in enumerate(rest[:_MAX_OBJECT]) if w.lower() in WORDS.prepositions), default=_MAX_OBJECT)
         rest = rest[:cut]
-    obj = " ".join(trimmed(rest, clause=len(rest) <= _MAX_OBJECT))
+    obj = " ".join(places_determined(trimmed(rest, clause=len(rest) <= _MAX_OBJECT)))
     head_words: list[str] = []
     start = rest[1:] if rest and rest[0].lower() in WORDS.prepositions else rest
     start = after_container(start)
