@@ -324,3 +324,11 @@ def test_a_bare_thing_after_a_preposition_of_place_is_the_one_there() -> None:
     assert read("Copy files from folders to a drive.") == "files from folders to a drive"  # plural: none
     assert read("Create lockers in bulk.") == "lockers in bulk"  # "in" takes bare nouns in set phrases
     assert read("Wait for the bell to ring.") == "for the bell to ring"
+
+
+def test_a_frame_says_a_place_where_the_object_leaves_it_open() -> None:
+    """'in a location' and the city Lisbon: 'the opening hours in Lisbon', not '... in a location in Lisbon'."""
+    city = {"type": "string", "description": "City to look in.", "examples": ["Lisbon"]}
+    hours = tool("get_opening_hours", "Get the opening hours in a location.", city=city)
+    plan = frame_plan(read_tool(hours), tool_values(hours))
+    assert (str(plan.obj), plan.where) == ("the opening hours in Lisbon", "")

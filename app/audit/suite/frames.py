@@ -17,7 +17,7 @@ from app.audit.suite.mentions import addressed, file_said, mention_of, spoken_fo
 from app.audit.suite.noun_phrase import Item, Noun, Phrase, Slot
 from app.audit.suite.phrase_parts import Phrased, after_noun, ends_with, is_thing
 from app.audit.suite.placed_words import makes
-from app.audit.suite.placing import paired, place, quote_at_head, says
+from app.audit.suite.placing import filled_in, paired, place, quote_at_head, says
 from app.audit.suite.reading import Reading
 from app.audit.suite.realiser import FramePlan, fill
 from app.audit.suite.values import Value
@@ -157,6 +157,8 @@ def frame_plan(reading: Reading, values: list[Value]) -> FramePlan:
     # "in payments"; a pair reads "from America/New_York to Asia/Tokyo".
     scopes = [m for v in unplaced if v.role == "scope" and v is not target and (m := mention_of(v))]
     said_where = scope is not None and scope is not target and scopes
+    if said_where and len(scopes) == 1 and (filled := filled_in(obj, scopes[0])) is not None:
+        obj, said_where = filled, False  # "the current time in a timezone" and "in Lisbon": "... in Lisbon"
     where = f" {paired(scopes, set(range(len(scopes))))[0]}" if said_where else ""
     # The phrase was built with "the" before its head; which determiner it says is the plan's to decide.
     obj = _at_head(obj, head, _headed(head)) if head else obj

@@ -176,7 +176,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
             if value.role == "scope" and slot.preposition == "in" and value.noun and places:
                 # A second place says what it is: 'in payments in the cluster prod-eu', not '... in prod-eu'.
                 slot = Slot(value.role, "in", Noun("the", (), value.noun, spoken_form(value)))
-            if (filled := _filled_in(phrase, slot)) is not None:
+            if (filled := filled_in(phrase, slot)) is not None:
                 phrase = filled
                 continue
             tail.append(slot)
@@ -196,7 +196,7 @@ def with_values(obj: str, head: str, values: list[Value], *, one: bool = False, 
     return phrase.then(*said)
 
 
-def _filled_in(phrase: Phrase, slot: Slot) -> Phrase | None:
+def filled_in(phrase: Phrase, slot: Slot) -> Phrase | None:
     """The phrase with the slot's value said where the object already joins a thing not yet named with the slot's
     words: "the lockers assigned to a member" and "assigned to dana" -> "the lockers assigned to dana", not "... to a
     member assigned to dana". None when the object does not say it so."""
