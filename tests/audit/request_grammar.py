@@ -150,8 +150,24 @@ def errors(text: str, values: Iterable[str] = ()) -> list[Error]:
     if (opening := re.match(r"^The (.*)", text)) and verb:
         head = _head(opening.group(1))
         said = verb.group(1)
-        if head is not None and said in _SINGULAR_VERBS and plural(head) and not singular(head):
+        many = _joined(opening.group(1))  # "the distance and time": two things, counted as many
+        if head is not None and said in _SINGULAR_VERBS and (many or (plural(head) and not singular(head))):
             found.append(Error("subject and verb", f"{head} ... {said}"))
-        if head is not None and said in _PLURAL_VERBS and singular(head) and not plural(head):
+        if head is not None and said in _PLURAL_VERBS and not many and singular(head) and not plural(head):
             found.append(Error("subject and verb", f"{head} ... {said}"))
     return found
+
+
+def _joined(phrase: str) -> bool:
+    """Whether a noun phrase joins two things with "and" ("the route and fare"), not two qualities of one ("the
+    quick and cheap route"): the word before "and" is a noun, and a noun follows before the next boundary word."""
+    words = [w.strip(",.?!:;") for w in phrase.split()]
+    if "and" not in words:
+        return False
+    at = words.index("and")
+    before = [w for w in words[:at] if not re.fullmatch(_BOUNDARY, w.lower())]
+    known = _lemmas(before[-1].lower()) if before else {}
+    if len(before) != at or "NOUN" not in known or "ADJ" in known:
+        return False
+    after = words[at + 1 : at + 4]
+    return bool(after) and _head(" ".join(after)) is not None

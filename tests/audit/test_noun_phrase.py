@@ -332,3 +332,12 @@ def test_a_frame_says_a_place_where_the_object_leaves_it_open() -> None:
     hours = tool("get_opening_hours", "Get the opening hours in a location.", city=city)
     plan = frame_plan(read_tool(hours), tool_values(hours))
     assert (str(plan.obj), plan.where) == ("the opening hours in Lisbon", "")
+
+
+def test_two_things_joined_by_and_are_counted_as_many() -> None:
+    def many(description: str) -> bool:
+        planner = tool("plan_trip", description)
+        return frame_plan(read_tool(planner), tool_values(planner)).many
+
+    assert many("Calculate the route and fare for a trip.")
+    assert not many("Calculate the quick and cheap route for a trip.")

@@ -63,6 +63,7 @@ def test_generated_requests_have_no_article_or_agreement_error(name: str) -> Non
         ("The notifications is out of date.", "subject and verb"),
         ("The ticket T-1042 are no longer needed.", "subject and verb"),
         ("The pods in payments still needs to run again.", "subject and verb"),
+        ("The route and fare for Lisbon still needs to be worked out.", "subject and verb"),
     ],
 )
 def test_the_reader_finds_each_kind_of_error(sentence: str, kind: str) -> None:
@@ -83,6 +84,8 @@ def test_the_reader_finds_each_kind_of_error(sentence: str, kind: str) -> None:
         "The project PROJ's epics still need to be grouped.",
         "The NetObserv flow records in payments still need to be exported.",
         "Get one of the files.",
+        "The route and fare for Lisbon still need to be worked out.",
+        "The quick and cheap route for Lisbon still needs to be worked out.",
     ],
 )
 def test_the_reader_passes_correct_sentences(sentence: str) -> None:

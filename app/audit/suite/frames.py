@@ -23,6 +23,7 @@ from app.audit.suite.realiser import FramePlan, fill
 from app.audit.suite.values import Value
 from app.audit.suite.word_forms import (
     inflections,
+    lemmas,
     plural,
     singular,
     uncountable,
@@ -180,7 +181,7 @@ def frame_plan(reading: Reading, values: list[Value]) -> FramePlan:
         target=addressed(target) if target else None,
         verb=f"{reading.verb} {reading.particle}" if reading.particle else reading.verb,
         done=None if reading.particle else _participle(reading.verb),
-        many=singular(head) != head,
+        many=singular(head) != head or _joined_things(head),
         mass=bool(head) and uncountable(head),
         topic=bool(head) and bool({head.split()[-1].lower(), singular(head.split()[-1].lower())} & WORDS.containers),
         new=bool(head)
@@ -188,6 +189,14 @@ def frame_plan(reading: Reading, values: list[Value]) -> FramePlan:
         and reading.verb.split()[-1] not in WORDS.moving  # what is copied exists: "Clone the VirtualMachine ..."
         and not any(f"{head} {spoken_form(v)}" in str(obj) for v in values),
     )
+
+
+def _joined_things(head: str) -> bool:
+    """Two things joined by "and" are counted as many ("the travel distance and time ... need"), two qualities of
+    one thing are not ("dynamic and reflective problem-solving")."""
+    words = head.lower().split()
+    kinds = [lemmas(w).keys() & {"NOUN", "ADJ"} for w in words]
+    return any(w == "and" and i and kinds[i - 1] == {"NOUN"} for i, w in enumerate(words))
 
 
 def _determiner(reading: Reading, head: str) -> str:
