@@ -79,7 +79,7 @@ def described(obj: Phrase, head: str, value: Value, verb: str) -> Phrase | None:
     if isinstance(before, str) and before.lower() in WORDS.indefinite_articles:
         # The article goes with the word now after it: "a config" -> "an open config".
         article = indefinite_article(word.lower())
-        items[at - 1] = article.capitalize() if before[0] == "A" else article
+        items[at - 1] = article  # a sentence is given its capital when finished
     return Phrase((*items[:at], word.lower(), *items[at:]))
 
 
