@@ -109,7 +109,7 @@ def determined(phrase: Phrase, head: str, verb: str, *, direct: bool = True) -> 
     service desk for the project SUP", "Get the agile board named Web Team"), and one it reads ("Get the current
     time"). A plural or uncounted thing keeps none, nor one said with nothing more ("Simulate research query").
     After the verb's preposition a thing is not `direct`: it is there already ("Add to the pending review", "Hover
-    over the element on page")."""
+    over the element")."""
     words = head.lower().split()
     first = phrase.items[0] if phrase.items else None
     if isinstance(first, str) and first in WORDS.verb_particles and len(phrase.items) > 1:

@@ -110,10 +110,10 @@ def trimmed(words: list[str], *, clause: bool = False) -> list[str]:
 
 
 def places_determined(words: list[str]) -> list[str]:
-    """A thing the object names after a preposition takes "the" when the description says it bare: "Hover over
-    element on page" -> "... on the page", "Move issues to backlog" -> "... to the backlog". Only one thing said
-    with nothing more: a singular, countable, common noun (after up to two modifiers) that ends the object or comes
-    before its next preposition, "or" or "and"."""
+    """A thing the object names after a preposition of place (lexicon `place_prepositions`) takes "the" when the
+    description says it bare: "Hover over element on page" -> "... on the page", "Type text into editable element"
+    -> "... into the editable element". Only one thing said with nothing more: a singular, countable, common noun
+    (after up to two modifiers) that ends the object or comes before its next preposition, "or" or "and"."""
     out = list(words)
     closed = WORDS.prepositions | WORDS.determiners | WORDS.phrase_openers | WORDS.possessives | {"or", "and"}
     for i in reversed(range(1, len(out) - 1)):
