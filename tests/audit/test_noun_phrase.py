@@ -324,6 +324,9 @@ def test_a_bare_thing_after_a_preposition_of_place_is_the_one_there() -> None:
     assert read("Copy files from folders to a drive.") == "files from folders to a drive"  # plural: none
     assert read("Create lockers in bulk.") == "lockers in bulk"  # "in" takes bare nouns in set phrases
     assert read("Wait for the bell to ring.") == "for the bell to ring"
+    assert read("Build the image from scratch.") == "the image from scratch"  # set phrases of English
+    assert read("Scroll the element into view.") == "the element into view"
+    assert read("Run the backup at night.") == "the backup at night"
 
 
 def test_a_frame_says_a_place_where_the_object_leaves_it_open() -> None:

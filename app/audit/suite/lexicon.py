@@ -34,6 +34,7 @@ class Lexicon(BaseModel):
     not_before_head: frozenset[str]
     time_prepositions: frozenset[str]
     place_prepositions: frozenset[str]
+    set_phrase_nouns: frozenset[str]
     operation_words: frozenset[str]
     operation_classes: frozenset[str]
     unspoken: frozenset[str]

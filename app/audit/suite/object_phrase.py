@@ -128,7 +128,7 @@ def places_determined(words: list[str]) -> list[str]:
         if not group or (after and after not in WORDS.prepositions | {"or", "and"}):
             continue
         head = group[-1]
-        noun = "NOUN" in lemmas(head) and is_thing(head)
+        noun = "NOUN" in lemmas(head) and is_thing(head) and head not in WORDS.set_phrase_nouns
         if noun and head.islower() and singular(head) == head and not uncountable(head):
             out.insert(i + 1, "the")
     return out
